@@ -1,0 +1,497 @@
+//! Parsing of `#[arena(...)]` into typed views of the struct and its fields.
+//! Every value keeps its span; every error is collected, none stops the parse
+//! of the other attributes.
+
+use proc_macro2::{Span, TokenStream, TokenTree};
+use syn::ext::IdentExt;
+use syn::parse::ParseStream;
+use syn::spanned::Spanned;
+use syn::{Attribute, Ident, LitBool, LitInt, Token};
+
+use crate::formula::{Formula, did_you_mean};
+
+/// Collects errors; combined into one `compile_error!` set at the end.
+#[derive(Default)]
+pub struct Errors(Vec<syn::Error>);
+
+impl Errors {
+    pub fn push(&mut self, e: syn::Error) {
+        self.0.push(e);
+    }
+    pub fn at(&mut self, span: Span, msg: impl std::fmt::Display) {
+        self.0.push(syn::Error::new(span, msg));
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+    pub fn into_compile_errors(self) -> TokenStream {
+        self.0.into_iter().map(|e| e.to_compile_error()).collect()
+    }
+}
+
+/// A constructor parameter: `name: Type [as Short] [= default]`.
+pub struct Param {
+    pub name: Ident,
+    pub ty: syn::Type,
+    pub short: Option<Ident>,
+    pub default: Option<syn::Expr>,
+}
+
+/// `let NAME = formula`.
+pub struct Let {
+    pub name: Ident,
+    pub formula: Formula,
+}
+
+/// `lever(NAME [, default = bool] [, parse = path])`.
+pub struct Lever {
+    pub name: Ident,
+    pub default: Option<LitBool>,
+    pub parse: Option<syn::Path>,
+}
+
+#[derive(Default)]
+pub struct StructAttrs {
+    pub params: Option<(Span, Vec<Param>)>,
+    pub lets: Vec<Let>,
+    pub levers: Vec<Lever>,
+    pub align: Option<(usize, Span)>,
+    pub one_of: Option<Span>,
+    pub when: Option<Formula>,
+}
+
+/// The element type of a buffer.
+pub enum DType {
+    /// One of the built-in names, with the Rust type it maps to.
+    Builtin(Ident, TokenStream),
+    /// A user type (`bytemuck::Pod`).
+    Path(syn::Path),
+}
+
+impl DType {
+    pub fn rust(&self) -> TokenStream {
+        match self {
+            DType::Builtin(_, t) => t.clone(),
+            DType::Path(p) => quote::quote!(#p),
+        }
+    }
+    pub fn name(&self) -> String {
+        match self {
+            DType::Builtin(i, _) => i.to_string(),
+            DType::Path(p) => quote::quote!(#p).to_string().replace(' ', ""),
+        }
+    }
+}
+
+/// A key that may be given once; a second one is reported as a duplicate.
+pub struct Slot<T> {
+    pub value: Option<T>,
+    pub span: Option<Span>,
+}
+
+impl<T> Default for Slot<T> {
+    fn default() -> Self {
+        Slot {
+            value: None,
+            span: None,
+        }
+    }
+}
+
+impl<T> Slot<T> {
+    fn set(&mut self, key: &Ident, value: T, errs: &mut Errors) {
+        if self.span.is_some() {
+            errs.at(key.span(), format!("duplicate key `{key}`"));
+            return;
+        }
+        self.span = Some(key.span());
+        self.value = Some(value);
+    }
+    pub fn get(&self) -> Option<&T> {
+        self.value.as_ref()
+    }
+}
+
+#[derive(Default)]
+pub struct FieldAttrs {
+    pub size: Slot<Formula>,
+    pub shape: Slot<Vec<Formula>>,
+    pub dtype: Slot<DType>,
+    pub lever: Slot<Ident>,
+    pub when: Slot<Formula>,
+    pub unless: Slot<Formula>,
+    pub not_in_total: Slot<()>,
+    pub zeroed: Slot<()>,
+    pub nested: Slot<Vec<Formula>>,
+    pub trim: Slot<Ident>,
+    pub value: Slot<Formula>,
+}
+
+pub struct Field<'a> {
+    pub ident: Ident,
+    pub ty: &'a syn::Type,
+    pub vis: &'a syn::Visibility,
+    pub doc: Vec<String>,
+    pub attrs: FieldAttrs,
+}
+
+const STRUCT_KEYS: [&str; 6] = ["params", "let", "lever", "align", "one_of", "when"];
+const FIELD_KEYS: [&str; 11] = [
+    "size",
+    "shape",
+    "dtype",
+    "lever",
+    "when",
+    "unless",
+    "not_in_total",
+    "zeroed",
+    "nested",
+    "trim",
+    "value",
+];
+
+fn unknown_key(key: &Ident, known: &[&str], level: &str, errs: &mut Errors) {
+    let name = key.to_string();
+    let hint = match did_you_mean(&name, known.iter().copied()) {
+        Some(k) => format!("; did you mean `{k}`?"),
+        None => format!(
+            "; expected one of {}",
+            known
+                .iter()
+                .map(|k| format!("`{k}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    errs.at(key.span(), format!("unknown {level} key `{name}`{hint}"));
+}
+
+/// The tokens of one formula: everything up to the next top-level `,`.
+fn formula_tokens(input: ParseStream) -> syn::Result<TokenStream> {
+    input.step(|cursor| {
+        let mut rest = *cursor;
+        let mut out = TokenStream::new();
+        while let Some((tt, next)) = rest.token_tree() {
+            if matches!(&tt, TokenTree::Punct(p) if p.as_char() == ',') {
+                break;
+            }
+            out.extend([tt]);
+            rest = next;
+        }
+        Ok((out, rest))
+    })
+}
+
+fn formula(input: ParseStream, key: &Ident) -> syn::Result<Formula> {
+    let tokens = formula_tokens(input)?;
+    Formula::from_tokens(tokens, key.span())
+}
+
+fn eq_formula(input: ParseStream, key: &Ident) -> syn::Result<Formula> {
+    input.parse::<Token![=]>()?;
+    formula(input, key)
+}
+
+/// Runs `item` on each comma-separated item of one `#[arena(...)]`.
+fn each_item(
+    attr: &Attribute,
+    errs: &mut Errors,
+    mut item: impl FnMut(ParseStream, &mut Errors) -> syn::Result<()>,
+) {
+    let res = attr.parse_args_with(|input: ParseStream| {
+        while !input.is_empty() {
+            item(input, errs)?;
+            if input.is_empty() {
+                break;
+            }
+            input.parse::<Token![,]>()?;
+        }
+        Ok(())
+    });
+    if let Err(e) = res {
+        errs.push(e);
+    }
+}
+
+fn is_arena(attr: &Attribute) -> bool {
+    attr.path().is_ident("arena")
+}
+
+pub fn parse_struct_attrs(attrs: &[Attribute], errs: &mut Errors) -> StructAttrs {
+    let mut out = StructAttrs::default();
+    for attr in attrs.iter().filter(|a| is_arena(a)) {
+        each_item(attr, errs, |input, errs| {
+            if input.peek(Token![let]) {
+                input.parse::<Token![let]>()?;
+                let name = input.call(Ident::parse_any)?;
+                input.parse::<Token![=]>()?;
+                let formula = formula(input, &name)?;
+                out.lets.push(Let { name, formula });
+                return Ok(());
+            }
+            let key = input.call(Ident::parse_any)?;
+            match key.to_string().as_str() {
+                // params(name: Type [as Short] [= default], ...)
+                "params" => {
+                    let content;
+                    syn::parenthesized!(content in input);
+                    let mut params = Vec::new();
+                    while !content.is_empty() {
+                        let name: Ident = content.call(Ident::parse_any)?;
+                        content.parse::<Token![:]>()?;
+                        let ty: syn::Type = content.parse()?;
+                        let short = if content.peek(Token![as]) {
+                            content.parse::<Token![as]>()?;
+                            Some(content.call(Ident::parse_any)?)
+                        } else {
+                            None
+                        };
+                        let default = if content.peek(Token![=]) {
+                            content.parse::<Token![=]>()?;
+                            Some(content.parse::<syn::Expr>()?)
+                        } else {
+                            None
+                        };
+                        params.push(Param {
+                            name,
+                            ty,
+                            short,
+                            default,
+                        });
+                        if content.is_empty() {
+                            break;
+                        }
+                        content.parse::<Token![,]>()?;
+                    }
+                    if out.params.is_some() {
+                        errs.at(key.span(), "duplicate key `params`");
+                    } else {
+                        out.params = Some((key.span(), params));
+                    }
+                }
+                // lever(NAME [, default = true|false] [, parse = path])
+                "lever" => {
+                    let content;
+                    syn::parenthesized!(content in input);
+                    let name: Ident = content.call(Ident::parse_any)?;
+                    let mut lever = Lever {
+                        name,
+                        default: None,
+                        parse: None,
+                    };
+                    while !content.is_empty() {
+                        content.parse::<Token![,]>()?;
+                        if content.is_empty() {
+                            break;
+                        }
+                        let opt: Ident = content.call(Ident::parse_any)?;
+                        content.parse::<Token![=]>()?;
+                        match opt.to_string().as_str() {
+                            "default" if lever.default.is_none() => {
+                                lever.default = Some(content.parse::<LitBool>().map_err(|e| {
+                                    syn::Error::new(
+                                        e.span(),
+                                        "a lever's `default` is `true` or `false`",
+                                    )
+                                })?)
+                            }
+                            "parse" if lever.parse.is_none() => {
+                                lever.parse = Some(content.parse()?)
+                            }
+                            "default" | "parse" => {
+                                errs.at(opt.span(), format!("duplicate key `{opt}`"))
+                            }
+                            _ => {
+                                unknown_key(&opt, &["default", "parse"], "lever", errs);
+                                let _ = formula_tokens(&content)?;
+                            }
+                        }
+                    }
+                    if let (Some(d), Some(_)) = (&lever.default, &lever.parse) {
+                        errs.at(
+                            d.span(),
+                            "a lever with `parse` has no `default`: unset, it is `None`",
+                        );
+                    }
+                    out.levers.push(lever);
+                }
+                // align = 256
+                "align" => {
+                    input.parse::<Token![=]>()?;
+                    let lit: LitInt = input.parse().map_err(|e| {
+                        syn::Error::new(
+                            e.span(),
+                            "`align` takes an integer literal, such as `align = 256`",
+                        )
+                    })?;
+                    match lit.base10_parse::<usize>() {
+                        Ok(v) if v.is_power_of_two() => {
+                            if out.align.is_some() {
+                                errs.at(key.span(), "duplicate key `align`");
+                            }
+                            out.align = Some((v, lit.span()));
+                        }
+                        _ => errs.at(lit.span(), format!("`align = {lit}` is not a power of two")),
+                    }
+                }
+                // one_of: the fields are alternative layouts of one region
+                "one_of" => {
+                    if out.one_of.is_some() {
+                        errs.at(key.span(), "duplicate key `one_of`");
+                    }
+                    out.one_of = Some(key.span());
+                }
+                // when = formula: every field is 0 unless it holds
+                "when" => {
+                    let f = eq_formula(input, &key)?;
+                    if out.when.is_some() {
+                        errs.at(key.span(), "duplicate key `when`");
+                    }
+                    out.when = Some(f);
+                }
+                _ => {
+                    unknown_key(&key, &STRUCT_KEYS, "struct-level", errs);
+                    skip_value(input)?;
+                }
+            }
+            Ok(())
+        });
+    }
+    out
+}
+
+/// Skips the value of an unknown key so the other keys are still parsed.
+fn skip_value(input: ParseStream) -> syn::Result<()> {
+    formula_tokens(input).map(drop)
+}
+
+fn dtype(input: ParseStream) -> syn::Result<DType> {
+    let path: syn::Path = input.parse().map_err(|e| {
+        syn::Error::new(
+            e.span(),
+            "`dtype` takes an element type: bf16, f16, f32, f64, i8, u8, i16, u16, i32, u32, i64, u64, or a path to a `bytemuck::Pod` type",
+        )
+    })?;
+    if let Some(id) = path.get_ident() {
+        let name = id.to_string();
+        let rust = match name.as_str() {
+            "bf16" => Some(quote::quote_spanned!(id.span()=> ::arena::__private::bf16)),
+            "f16" => Some(quote::quote_spanned!(id.span()=> ::arena::__private::f16)),
+            "f32" | "f64" | "i8" | "u8" | "i16" | "u16" | "i32" | "u32" | "i64" | "u64" => {
+                Some(quote::quote!(#id))
+            }
+            _ => None,
+        };
+        if let Some(rust) = rust {
+            return Ok(DType::Builtin(id.clone(), rust));
+        }
+    }
+    Ok(DType::Path(path))
+}
+
+pub fn parse_field_attrs(attrs: &[Attribute], errs: &mut Errors) -> FieldAttrs {
+    let mut out = FieldAttrs::default();
+    for attr in attrs.iter().filter(|a| is_arena(a)) {
+        each_item(attr, errs, |input, errs| {
+            let key = input.call(Ident::parse_any)?;
+            match key.to_string().as_str() {
+                // size = formula (bytes)
+                "size" => {
+                    let f = eq_formula(input, &key)?;
+                    out.size.set(&key, f, errs);
+                }
+                // shape = [formula, ...]
+                "shape" => {
+                    input.parse::<Token![=]>()?;
+                    let content;
+                    syn::bracketed!(content in input);
+                    let mut dims = Vec::new();
+                    while !content.is_empty() {
+                        dims.push(formula(&content, &key)?);
+                        if content.is_empty() {
+                            break;
+                        }
+                        content.parse::<Token![,]>()?;
+                    }
+                    if dims.is_empty() {
+                        errs.at(key.span(), "`shape` needs at least one dimension");
+                    }
+                    out.shape.set(&key, dims, errs);
+                }
+                // dtype = bf16 | path::To::Pod
+                "dtype" => {
+                    input.parse::<Token![=]>()?;
+                    let d = dtype(input)?;
+                    out.dtype.set(&key, d, errs);
+                }
+                // lever = NAME
+                "lever" => {
+                    input.parse::<Token![=]>()?;
+                    let name = input.call(Ident::parse_any)?;
+                    out.lever.set(&key, name, errs);
+                }
+                // when = bool formula / unless = bool formula
+                "when" => {
+                    let f = eq_formula(input, &key)?;
+                    out.when.set(&key, f, errs);
+                }
+                "unless" => {
+                    let f = eq_formula(input, &key)?;
+                    out.unless.set(&key, f, errs);
+                }
+                // not_in_total / zeroed (flags)
+                "not_in_total" => out.not_in_total.set(&key, (), errs),
+                "zeroed" => out.zeroed.set(&key, (), errs),
+                // nested(args...): a sub-arena, field type `Region<T>`
+                "nested" => {
+                    let content;
+                    syn::parenthesized!(content in input);
+                    let mut args = Vec::new();
+                    while !content.is_empty() {
+                        args.push(formula(&content, &key)?);
+                        if content.is_empty() {
+                            break;
+                        }
+                        content.parse::<Token![,]>()?;
+                    }
+                    out.nested.set(&key, args, errs);
+                }
+                // trim = NAME (a bool let or lever)
+                "trim" => {
+                    input.parse::<Token![=]>()?;
+                    let name = input.call(Ident::parse_any)?;
+                    out.trim.set(&key, name, errs);
+                }
+                // value = formula: computed, not carved
+                "value" => {
+                    let f = eq_formula(input, &key)?;
+                    out.value.set(&key, f, errs);
+                }
+                _ => {
+                    unknown_key(&key, &FIELD_KEYS, "field", errs);
+                    skip_value(input)?;
+                }
+            }
+            Ok(())
+        });
+    }
+    out
+}
+
+/// The doc comment lines of an item.
+pub fn doc_lines(attrs: &[Attribute]) -> Vec<String> {
+    attrs
+        .iter()
+        .filter(|a| a.path().is_ident("doc"))
+        .filter_map(|a| match &a.meta {
+            syn::Meta::NameValue(nv) => match &nv.value {
+                syn::Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Str(s),
+                    ..
+                }) => Some(s.value().trim().to_owned()),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
+}

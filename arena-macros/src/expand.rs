@@ -1,0 +1,1050 @@
+//! Code generation from the checked model. Generated code is thin: every
+//! computation is a call into `::arena::__private` or the `Arena` trait.
+
+use std::collections::HashMap;
+
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::DeriveInput;
+
+use crate::attr::{DType, Errors, Field};
+use crate::formula::lower::{Binding, Env, Lowered, Lowerer, Ty};
+use crate::formula::{FError, Formula};
+use crate::model::{self, Model, Node, Role};
+
+pub fn derive(input: &DeriveInput) -> TokenStream {
+    let mut errs = Errors::default();
+    let Some(model) = model::build(input, &mut errs) else {
+        return errs.into_compile_errors();
+    };
+    let mut g = Gen::new(&model);
+    let body = g.constructor();
+    for (f, e) in g.errors.drain(..) {
+        errs.push(f.error(e));
+    }
+    for e in g.plain_errors.drain(..) {
+        errs.push(e);
+    }
+    if !errs.is_empty() {
+        let stubs = stubs(&model);
+        let errors = errs.into_compile_errors();
+        return quote!(#errors #stubs);
+    }
+    let inherent = inherent(&model, body);
+    let arena_impl = arena_impl(&model, &g);
+    let views = views(&model);
+    quote! {
+        #inherent
+        #arena_impl
+        #views
+    }
+}
+
+fn rt() -> TokenStream {
+    quote!(::arena::__private)
+}
+
+struct Scope {
+    names: HashMap<String, Binding>,
+    all: Vec<String>,
+    trims: HashMap<String, Vec<Ident>>,
+}
+
+impl Env for Scope {
+    fn lookup(&self, name: &str) -> Option<&Binding> {
+        self.names.get(name)
+    }
+    fn names(&self) -> Vec<String> {
+        self.all.clone()
+    }
+    fn trim_members(&self, name: &str) -> Option<Vec<Ident>> {
+        self.trims.get(name).cloned()
+    }
+}
+
+struct Gen<'m, 'a> {
+    m: &'m Model<'a>,
+    scope: Scope,
+    errors: Vec<(&'m Formula, FError)>,
+    plain_errors: Vec<syn::Error>,
+    /// For each field: `Some(true)` when its value is a bool (value fields only).
+    value_is_bool: HashMap<usize, bool>,
+}
+
+fn raw_ident(f: &Field) -> Ident {
+    format_ident!("__arena_raw_{}", f.ident)
+}
+
+fn on_ident(f: &Field) -> Ident {
+    format_ident!("__arena_on_{}", f.ident)
+}
+
+fn inner_ident(f: &Field) -> Ident {
+    format_ident!("__arena_inner_{}", f.ident)
+}
+
+fn inner_type(f: &Field) -> TokenStream {
+    let ty = f.ty;
+    let rt = rt();
+    quote_spanned!(syn::spanned::Spanned::span(ty)=> <#ty as #rt::RegionOf>::Inner)
+}
+
+fn lit_str(s: &str) -> syn::LitStr {
+    syn::LitStr::new(s, Span::call_site())
+}
+
+fn param_ty(ty: &syn::Type) -> (Ty, String) {
+    let text = quote!(#ty).to_string().replace(" ", "");
+    let t = match ty {
+        syn::Type::Path(p) if p.qself.is_none() && p.path.is_ident("usize") => Ty::Int,
+        syn::Type::Path(p) if p.qself.is_none() && p.path.is_ident("bool") => Ty::Bool,
+        _ => Ty::Opaque,
+    };
+    (t, text)
+}
+
+impl<'m, 'a> Gen<'m, 'a> {
+    fn new(m: &'m Model<'a>) -> Self {
+        let mut names = HashMap::new();
+        let mut all = Vec::new();
+        for p in m.params() {
+            let (ty, text) = param_ty(&p.ty);
+            let what = format!("parameter `{}` of type `{text}`", p.name);
+            names.insert(
+                p.name.to_string(),
+                Binding {
+                    ty,
+                    local: p.name.clone(),
+                    what: what.clone(),
+                },
+            );
+            all.push(p.name.to_string());
+            if let Some(s) = &p.short {
+                names.insert(
+                    s.to_string(),
+                    Binding {
+                        ty,
+                        local: s.clone(),
+                        what,
+                    },
+                );
+                all.push(s.to_string());
+            }
+        }
+        for l in m.levers() {
+            let ty = if l.parse.is_some() {
+                Ty::Opaque
+            } else {
+                Ty::Bool
+            };
+            names.insert(
+                l.name.to_string(),
+                Binding {
+                    ty,
+                    local: l.name.clone(),
+                    what: format!("lever `{}` (an `Option` of its parsed value)", l.name),
+                },
+            );
+            all.push(l.name.to_string());
+        }
+        all.extend(m.lets().iter().map(|l| l.name.to_string()));
+        all.extend(m.fields.iter().map(|f| f.ident.to_string()));
+        let mut trims: HashMap<String, Vec<Ident>> = HashMap::new();
+        for f in &m.fields {
+            if let Some(t) = f.attrs.trim.get() {
+                trims.entry(t.to_string()).or_default().push(raw_ident(f));
+            }
+        }
+        Gen {
+            m,
+            scope: Scope { names, all, trims },
+            errors: Vec::new(),
+            plain_errors: Vec::new(),
+            value_is_bool: HashMap::new(),
+        }
+    }
+
+    /// Lowers a formula; on error records it and returns `None`.
+    fn lower(&mut self, f: &'m Formula, how: How) -> Option<Lowered> {
+        let mut l = Lowerer::new(&self.scope);
+        let out = match how {
+            How::Int => l.int(&f.expr),
+            How::Bool => l.bool(&f.expr),
+            How::Value => l.value(&f.expr),
+            How::Any => l.any(&f.expr),
+        };
+        let errs = std::mem::take(&mut l.errors);
+        for e in errs {
+            self.errors.push((f, e));
+        }
+        out
+    }
+
+    /// `let`-ready code: the lowered value, wrapped so a fault names `item`.
+    fn eval(&mut self, f: &'m Formula, item: &str, how: How) -> Option<(Ty, TokenStream)> {
+        let l = self.lower(f, how)?;
+        Some((l.ty, wrap(self.m, item, &f.text, l)))
+    }
+
+    fn bind(&mut self, name: &Ident, ty: Ty, what: &str) {
+        self.scope.names.insert(
+            name.to_string(),
+            Binding {
+                ty,
+                local: name.clone(),
+                what: format!("{what} `{name}`"),
+            },
+        );
+    }
+
+    /// The body of `try_from_config_with`.
+    fn constructor(&mut self) -> TokenStream {
+        let rt = rt();
+        let name = self.m.input.ident.to_string();
+        let mut out = TokenStream::new();
+        for p in self.m.params() {
+            if let Some(s) = &p.short {
+                let n = &p.name;
+                out.extend(quote!(let #s = #n;));
+            }
+        }
+        for l in self.m.levers() {
+            let n = &l.name;
+            let s = lit_str(&n.to_string());
+            out.extend(match (&l.parse, &l.default) {
+                (Some(parse), _) => {
+                    quote!(let #n = #rt::parsed_lever(__arena_levers, #s, #parse)?;)
+                }
+                (None, d) => {
+                    let d = d.as_ref().is_some_and(|d| d.value);
+                    quote!(let #n: bool = #rt::bool_lever(__arena_levers, #s, #d)?;)
+                }
+            });
+        }
+        let struct_when = match &self.m.attrs.when {
+            Some(f) => match self.eval(f, "when", How::Bool) {
+                Some((_, code)) => code,
+                None => quote!(true),
+            },
+            None => quote!(true),
+        };
+        out.extend(quote!(let __arena_struct_on: bool = #struct_when;));
+        let order = self.m.order.clone();
+        for node in order {
+            match node {
+                Node::Let(i) => {
+                    let l = &self.m.lets()[i];
+                    match self.eval(&l.formula, &l.name.to_string(), How::Value) {
+                        Some((ty, code)) => {
+                            let n = &l.name;
+                            let t = if ty == Ty::Bool {
+                                quote!(bool)
+                            } else {
+                                quote!(usize)
+                            };
+                            out.extend(quote!(let #n: #t = #code;));
+                            self.bind(&l.name, ty, "let");
+                        }
+                        None => self.bind(&l.name, Ty::Ext, "let"),
+                    }
+                }
+                Node::Field(i) => {
+                    let code = self.field(i);
+                    out.extend(code);
+                }
+            }
+        }
+        // Construct, then check what the types of the formulas cannot.
+        let inits = self.m.fields.iter().map(|f| {
+            let n = &f.ident;
+            match model::role(f) {
+                Some(Role::Nested { .. }) => {
+                    let inner = inner_ident(f);
+                    quote!(#n: ::arena::Region { bytes: #n, inner: #inner })
+                }
+                _ => quote!(#n),
+            }
+        });
+        let total_parts = self
+            .m
+            .fields
+            .iter()
+            .filter(|f| {
+                !matches!(model::role(f), Some(Role::Value(_)))
+                    && f.attrs.not_in_total.get().is_none()
+            })
+            .map(|f| {
+                let n = &f.ident;
+                let s = lit_str(&n.to_string());
+                quote!((#s, #n))
+            });
+        let whole = self.m.fields.iter().filter_map(|f| {
+            let Some(Role::Size(_)) = model::role(f) else {
+                return None;
+            };
+            let d = f.attrs.dtype.get()?;
+            let t = d.rust();
+            let n = &f.ident;
+            let s = lit_str(&n.to_string());
+            Some(quote!(#rt::whole_elements(#name, #s, #n, ::core::mem::size_of::<#t>())?;))
+        });
+        out.extend(quote! {
+            #(#whole)*
+            #rt::checked_total(#name, &[#(#total_parts),*])?;
+            #rt::Result::Ok(Self { #(#inits),* })
+        });
+        out
+    }
+
+    /// The gate of a buffer: struct `when`, lever, `when`, `unless`.
+    fn gate(&mut self, f: &'m Field<'a>) -> TokenStream {
+        let mut parts = vec![quote!(__arena_struct_on)];
+        if let Some(l) = f.attrs.lever.get() {
+            parts.push(quote!(#l));
+        }
+        let item = f.ident.to_string();
+        if let Some(w) = f.attrs.when.get() {
+            if let Some((_, c)) = self.eval(w, &item, How::Bool) {
+                parts.push(c);
+            }
+        }
+        if let Some(u) = f.attrs.unless.get() {
+            if let Some((_, c)) = self.eval(u, &item, How::Bool) {
+                parts.push(quote!(!(#c)));
+            }
+        }
+        quote!(#(#parts)&&*)
+    }
+
+    fn trim(&mut self, f: &'m Field<'a>) -> TokenStream {
+        let n = &f.ident;
+        let raw = raw_ident(f);
+        let Some(t) = f.attrs.trim.get() else {
+            return quote!(let #n: usize = #raw;);
+        };
+        match self.scope.names.get(&t.to_string()).map(|b| b.ty) {
+            Some(Ty::Bool) => quote!(let #n: usize = if #t { 0usize } else { #raw };),
+            Some(_) => {
+                self.plain_errors.push(syn::Error::new(
+                    t.span(),
+                    format!("`trim = {t}` needs a condition: a bool `let` or an on/off lever"),
+                ));
+                quote!()
+            }
+            None => {
+                self.plain_errors.push(syn::Error::new(
+                    t.span(),
+                    format!("unknown trim condition `{t}`: declare it as a bool `let` or a lever"),
+                ));
+                quote!()
+            }
+        }
+    }
+
+    fn field(&mut self, i: usize) -> TokenStream {
+        let m = self.m;
+        let f = &m.fields[i];
+        let n = &f.ident;
+        let item = n.to_string();
+        let rt = rt();
+        let Some(role) = model::role(f) else {
+            self.bind(n, Ty::Int, "field");
+            return quote!();
+        };
+        let code = match role {
+            Role::Value(v) => {
+                let Some((ty, code)) = self.eval(v, &item, How::Value) else {
+                    self.bind(n, Ty::Ext, "field");
+                    return quote!();
+                };
+                self.value_is_bool.insert(i, ty == Ty::Bool);
+                self.bind(n, ty, "field");
+                let t = if ty == Ty::Bool {
+                    quote!(bool)
+                } else {
+                    quote!(usize)
+                };
+                return quote!(let #n: #t = #code;);
+            }
+            Role::Size(s) => {
+                let gate = self.gate(f);
+                let on = on_ident(f);
+                let raw = raw_ident(f);
+                let size = self
+                    .eval(s, &item, How::Int)
+                    .map_or(quote!(0usize), |(_, c)| c);
+                quote! {
+                    let #on: bool = #gate;
+                    let #raw: usize = if #on { #size } else { 0usize };
+                }
+            }
+            Role::Shape(dims) => {
+                let gate = self.gate(f);
+                let on = on_ident(f);
+                let raw = raw_ident(f);
+                let mut codes = Vec::new();
+                let mut fallible = false;
+                for d in dims {
+                    if let Some(l) = self.lower(d, How::Int) {
+                        fallible |= l.fallible;
+                        codes.push(l.code);
+                    }
+                }
+                let elem = f.attrs.dtype.get().map_or(quote!(u8), DType::rust);
+                let product = codes.into_iter().fold(
+                    quote!(::core::mem::size_of::<#elem>()),
+                    |acc, c| quote!(#rt::mul(#acc, #c)?),
+                );
+                let text = shape_text(f);
+                let l = Lowered {
+                    ty: Ty::Int,
+                    code: product,
+                    fallible: fallible || !dims.is_empty(),
+                };
+                let size = wrap(m, &item, &text, l);
+                quote! {
+                    let #on: bool = #gate;
+                    let #raw: usize = if #on { #size } else { 0usize };
+                }
+            }
+            Role::Nested { args, size } => {
+                let gate = self.gate(f);
+                let on = on_ident(f);
+                let raw = raw_ident(f);
+                let inner = inner_ident(f);
+                let inner_ty = inner_type(f);
+                let mut arg_codes = Vec::new();
+                for a in args {
+                    if let Some((_, c)) = self.eval(a, &item, How::Any) {
+                        arg_codes.push(c);
+                    }
+                }
+                let bytes = format_ident!("__arena_inner_bytes_{}", n);
+                let name = m.input.ident.to_string();
+                let region = match size {
+                    Some(s) => {
+                        self.scope.names.insert(
+                            "inner".into(),
+                            Binding {
+                                ty: Ty::Int,
+                                local: bytes.clone(),
+                                what: "the nested arena's bytes `inner`".into(),
+                            },
+                        );
+                        let r = self.eval(s, &item, How::Int);
+                        self.scope.names.remove("inner");
+                        r.map_or(quote!(0usize), |(_, c)| c)
+                    }
+                    None => quote!(#bytes),
+                };
+                quote! {
+                    let #on: bool = #gate;
+                    let #inner: #inner_ty = if #on {
+                        <#inner_ty>::try_from_config_with(__arena_levers, #(#arg_codes),*)?
+                    } else {
+                        <#inner_ty as ::arena::Arena>::empty()
+                    };
+                    let #bytes: usize = ::arena::Arena::slab_bytes(&#inner)?;
+                    let #raw: usize = if #on { #region } else { 0usize };
+                    #rt::region_holds(#name, #item, #raw, #bytes)?;
+                }
+            }
+        };
+        let trim = self.trim(f);
+        self.bind(n, Ty::Int, "field");
+        quote!(#code #trim)
+    }
+}
+
+/// The type a formula is lowered as.
+#[derive(Clone, Copy)]
+enum How {
+    Int,
+    Bool,
+    /// A number or a condition, whichever it is.
+    Value,
+    /// Any type: a nested arena's argument passes through as written.
+    Any,
+}
+
+/// Wraps lowered code so a fault becomes a `SizeError` naming the item and formula.
+fn wrap(m: &Model, item: &str, text: &str, l: Lowered) -> TokenStream {
+    let code = l.code;
+    if !l.fallible {
+        return code;
+    }
+    let rt = rt();
+    let arena = m.input.ident.to_string();
+    let t = match l.ty {
+        Ty::Bool => quote!(bool),
+        Ty::Int => quote!(usize),
+        _ => quote!(_),
+    };
+    quote! {
+        (|| -> #rt::Result<#t, ::arena::Fault> { #rt::Result::Ok(#code) })()
+            .map_err(|__arena_fault| ::arena::SizeError::formula(#arena, #item, #text, __arena_fault))?
+    }
+}
+
+fn shape_text(f: &Field) -> String {
+    let dims = f.attrs.shape.get().map_or(&[][..], |v| v.as_slice());
+    let mut parts: Vec<String> = dims
+        .iter()
+        .map(|d| {
+            if matches!(
+                d.expr.kind,
+                crate::formula::Kind::Bin(..) | crate::formula::Kind::If(..)
+            ) {
+                format!("({})", d.text)
+            } else {
+                d.text.clone()
+            }
+        })
+        .collect();
+    let elem = match f.attrs.dtype.get() {
+        Some(DType::Builtin(i, _)) => match i.to_string().as_str() {
+            "bf16" | "f16" | "i16" | "u16" => "2".to_owned(),
+            "f32" | "i32" | "u32" => "4".to_owned(),
+            "f64" | "i64" | "u64" => "8".to_owned(),
+            _ => "1".to_owned(),
+        },
+        Some(d) => format!("size_of::<{}>()", d.name()),
+        None => "1".to_owned(),
+    };
+    if elem != "1" {
+        parts.insert(0, elem);
+    }
+    parts.join(" * ")
+}
+
+/// The formula text shown in docs, metadata and reports.
+fn formula_text(f: &Field) -> String {
+    match model::role(f) {
+        Some(Role::Size(s)) => s.text.clone(),
+        Some(Role::Shape(_)) => shape_text(f),
+        Some(Role::Nested { size: Some(s), .. }) => s.text.clone(),
+        Some(Role::Nested { size: None, .. }) => "inner".to_owned(),
+        Some(Role::Value(v)) => v.text.clone(),
+        None => String::new(),
+    }
+}
+
+fn param_list(m: &Model, with_defaults: bool) -> (Vec<TokenStream>, Vec<TokenStream>) {
+    let mut decls = Vec::new();
+    let mut call = Vec::new();
+    for p in m.params() {
+        let n = &p.name;
+        let ty = &p.ty;
+        match (&p.default, with_defaults) {
+            (Some(d), false) => call.push(quote!(#d)),
+            _ => {
+                decls.push(quote!(#n: #ty));
+                call.push(quote!(#n));
+            }
+        }
+    }
+    (decls, call)
+}
+
+fn escape_md(s: &str) -> String {
+    s.replace('|', "\\|")
+}
+
+fn doc_table(m: &Model) -> String {
+    let mut s = String::from("| field | bytes | condition |\n|---|---|---|\n");
+    for f in &m.fields {
+        let info_cond = condition_text(f);
+        s.push_str(&format!(
+            "| `{}` | `{}` | {} |\n",
+            f.ident,
+            escape_md(&formula_text(f)),
+            escape_md(&info_cond)
+        ));
+    }
+    s
+}
+
+fn condition_text(f: &Field) -> String {
+    let mut parts = Vec::new();
+    if let Some(l) = f.attrs.lever.get() {
+        parts.push(format!("lever `{l}`"));
+    }
+    if let Some(w) = f.attrs.when.get() {
+        parts.push(format!("when `{}`", w.text));
+    }
+    if let Some(u) = f.attrs.unless.get() {
+        parts.push(format!("unless `{}`", u.text));
+    }
+    if let Some(t) = f.attrs.trim.get() {
+        parts.push(format!("trimmed by `{t}`"));
+    }
+    if f.attrs.not_in_total.get().is_some() {
+        parts.push("not in total".into());
+    }
+    if f.attrs.zeroed.get().is_some() {
+        parts.push("zeroed".into());
+    }
+    parts.join("; ")
+}
+
+fn inherent(m: &Model, body: TokenStream) -> TokenStream {
+    let ident = &m.input.ident;
+    let vis = &m.input.vis;
+    let (all_decls, _) = param_list(m, true);
+    let (req_decls, req_call) = param_list(m, false);
+    let rt = rt();
+    let table = doc_table(m);
+    let with_doc = format!(
+        "Sizes every field of [`{ident}`] from its formula, with levers taken from `levers`.\n\n{table}\n# Errors\n\nA [`SizeError`](::arena::SizeError) naming the field and its formula when a formula overflows, divides by zero or a lever value is malformed."
+    );
+    let try_doc = format!(
+        "Sizes every field of [`{ident}`], reading its levers from the environment once.\n\nParameters with a default take it. See [`{ident}::try_from_config_with`] for the formulas.\n\n# Errors\n\nAs [`{ident}::try_from_config_with`]."
+    );
+    let from_doc = format!(
+        "Sizes every field of [`{ident}`], reading its levers from the environment once.\n\n# Panics\n\nWhen [`{ident}::try_from_config`] returns an error; the message names the field and its formula."
+    );
+    quote! {
+        impl #ident {
+            #[doc = #with_doc]
+            #[allow(non_snake_case, unused_variables, unused_parens, clippy::all, clippy::pedantic)]
+            #vis fn try_from_config_with(
+                __arena_levers: &::arena::Levers,
+                #(#all_decls),*
+            ) -> #rt::Result<Self, ::arena::SizeError> {
+                #body
+            }
+
+            #[doc = #try_doc]
+            #[allow(clippy::all)]
+            #vis fn try_from_config(#(#req_decls),*) -> #rt::Result<Self, ::arena::SizeError> {
+                Self::try_from_config_with(
+                    &<Self as ::arena::Arena>::levers_from_env(),
+                    #(#req_call),*
+                )
+            }
+
+            #[doc = #from_doc]
+            #[allow(clippy::all)]
+            #vis fn from_config(#(#req_decls),*) -> Self {
+                match Self::try_from_config(#(#req_call),*) {
+                    #rt::Result::Ok(v) => v,
+                    #rt::Result::Err(e) => ::core::panic!("{}", e),
+                }
+            }
+        }
+    }
+}
+
+fn opt_str(s: Option<String>) -> TokenStream {
+    match s {
+        Some(s) => quote!(::core::option::Option::Some(#s)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+fn views_ident(m: &Model) -> Ident {
+    format_ident!("{}Views", m.input.ident)
+}
+
+fn arena_impl(m: &Model, g: &Gen) -> TokenStream {
+    let ident = &m.input.ident;
+    let name = ident.to_string();
+    let align = m.align;
+    let one_of = m.one_of();
+    let rt = rt();
+    let infos = m.fields.iter().map(|f| {
+        let n = f.ident.to_string();
+        let doc = f.doc.first().cloned().unwrap_or_default();
+        let formula = formula_text(f);
+        let role = model::role(f);
+        let (kind, elem, dtype, nested) = match &role {
+            Some(Role::Nested { .. }) => {
+                let it = inner_type(f);
+                let short = f.ty_name();
+                (
+                    quote!(::arena::FieldKind::Nested),
+                    quote!(<#it as ::arena::Arena>::ALIGN),
+                    String::new(),
+                    opt_str(Some(short)),
+                )
+            }
+            Some(Role::Value(_)) => (
+                quote!(::arena::FieldKind::Value),
+                quote!(u8),
+                String::new(),
+                opt_str(None),
+            ),
+            _ => {
+                let d = f.attrs.dtype.get();
+                (
+                    quote!(::arena::FieldKind::Buffer),
+                    d.map_or(quote!(u8), DType::rust),
+                    d.map_or("u8".into(), DType::name),
+                    opt_str(None),
+                )
+            }
+        };
+        let (elem_bytes, elem_align) = match &role {
+            Some(Role::Nested { .. }) => (quote!(1usize), elem.clone()),
+            _ => (
+                quote!(::core::mem::size_of::<#elem>()),
+                quote!(::core::mem::align_of::<#elem>()),
+            ),
+        };
+        let shape: Vec<String> = f
+            .attrs
+            .shape
+            .get()
+            .map(|v| v.iter().map(|d| d.text.clone()).collect())
+            .unwrap_or_default();
+        let lever = opt_str(f.attrs.lever.get().map(ToString::to_string));
+        let when = opt_str(f.attrs.when.get().map(|w| w.text.clone()));
+        let unless = opt_str(f.attrs.unless.get().map(|w| w.text.clone()));
+        let trim = opt_str(f.attrs.trim.get().map(ToString::to_string));
+        let in_total =
+            f.attrs.not_in_total.get().is_none() && !matches!(role, Some(Role::Value(_)));
+        let zeroed = f.attrs.zeroed.get().is_some();
+        quote! {
+            ::arena::BufferInfo {
+                name: #n,
+                kind: #kind,
+                doc: #doc,
+                formula: #formula,
+                dtype: #dtype,
+                elem_bytes: #elem_bytes,
+                elem_align: #elem_align,
+                shape: &[#(#shape),*],
+                lever: #lever,
+                when: #when,
+                unless: #unless,
+                trim: #trim,
+                in_total: #in_total,
+                zeroed: #zeroed,
+                nested: #nested,
+            }
+        }
+    });
+    let levers = m.levers().iter().map(|l| {
+        let n = l.name.to_string();
+        let d = match (&l.parse, &l.default) {
+            (Some(_), _) => quote!(::core::option::Option::None),
+            (None, d) => {
+                let d = d.as_ref().is_some_and(|d| d.value);
+                quote!(::core::option::Option::Some(#d))
+            }
+        };
+        quote!(::arena::LeverInfo { name: #n, default: #d })
+    });
+    let empties = m.fields.iter().map(|f| {
+        let n = &f.ident;
+        match model::role(f) {
+            Some(Role::Nested { .. }) => {
+                let it = inner_type(f);
+                quote!(#n: ::arena::Region { bytes: 0, inner: <#it as ::arena::Arena>::empty() })
+            }
+            _ => quote!(#n: ::core::default::Default::default()),
+        }
+    });
+    let bytes_arms = m.fields.iter().enumerate().map(|(i, f)| {
+        let n = &f.ident;
+        match model::role(f) {
+            Some(Role::Nested { .. }) => quote!(#i => self.#n.bytes,),
+            Some(Role::Value(_)) if g.value_is_bool.get(&i) == Some(&true) => {
+                quote!(#i => usize::from(self.#n),)
+            }
+            _ => quote!(#i => self.#n,),
+        }
+    });
+    let nested_arms = m.fields.iter().enumerate().filter_map(|(i, f)| {
+        let n = &f.ident;
+        matches!(model::role(f), Some(Role::Nested { .. })).then(
+            || quote!(#i => ::core::option::Option::Some(::arena::Arena::layout(&self.#n.inner)),),
+        )
+    });
+    let lever_pushes = m.levers().iter().map(|l| {
+        let n = l.name.to_string();
+        quote!(out.push(#n);)
+    });
+    let nested_levers = m.fields.iter().filter_map(|f| {
+        matches!(model::role(f), Some(Role::Nested { .. })).then(|| {
+            let it = inner_type(f);
+            quote!(<#it as ::arena::Arena>::collect_lever_names(out);)
+        })
+    });
+    let carve = carve_body(m);
+    let views = views_ident(m);
+    quote! {
+        impl ::arena::Arena for #ident {
+            const NAME: &'static str = #name;
+            const ALIGN: usize = #align;
+            const ONE_OF: bool = #one_of;
+            const BUFFERS: &'static [::arena::BufferInfo] = &[#(#infos),*];
+            const LEVERS: &'static [::arena::LeverInfo] = &[#(#levers),*];
+            type Views<'a, M: ::arena::Memory> = #views<'a, M> where Self: 'a;
+
+            fn empty() -> Self {
+                Self { #(#empties),* }
+            }
+
+            fn field_bytes(&self, index: usize) -> usize {
+                match index {
+                    #(#bytes_arms)*
+                    _ => 0,
+                }
+            }
+
+            fn nested_layout(
+                &self,
+                index: usize,
+            ) -> ::core::option::Option<#rt::Result<::arena::Layout, ::arena::SizeError>> {
+                match index {
+                    #(#nested_arms)*
+                    _ => ::core::option::Option::None,
+                }
+            }
+
+            fn collect_lever_names(out: &mut #rt::Vec<&'static str>) {
+                #(#lever_pushes)*
+                #(#nested_levers)*
+            }
+
+            fn carve_with<'a, M: ::arena::Memory>(
+                &'a self,
+                region: M::Bytes<'a>,
+                guard: usize,
+            ) -> #rt::Result<Self::Views<'a, M>, ::arena::CarveError> {
+                #carve
+            }
+        }
+    }
+}
+
+impl Field<'_> {
+    fn ty_name(&self) -> String {
+        // `Region<Inner>` -> `Inner`
+        if let syn::Type::Path(p) = self.ty {
+            if let Some(seg) = p.path.segments.last() {
+                if let syn::PathArguments::AngleBracketed(a) = &seg.arguments {
+                    if let Some(syn::GenericArgument::Type(t)) = a.args.first() {
+                        return quote!(#t).to_string().replace(' ', "");
+                    }
+                }
+            }
+        }
+        let ty = self.ty;
+        quote!(#ty).to_string().replace(' ', "")
+    }
+}
+
+fn carved_fields<'m, 'a>(m: &'m Model<'a>) -> impl Iterator<Item = (usize, &'m Field<'a>)> {
+    m.fields
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| !matches!(model::role(f), Some(Role::Value(_)) | None))
+}
+
+fn view_elem(f: &Field) -> TokenStream {
+    f.attrs.dtype.get().map_or(quote!(u8), DType::rust)
+}
+
+fn carve_body(m: &Model) -> TokenStream {
+    let rt = rt();
+    let views = views_ident(m);
+    if m.one_of() {
+        let checks = carved_fields(m).map(|(_, f)| {
+            let n = &f.ident;
+            let s = n.to_string();
+            match model::role(f) {
+                Some(Role::Nested { .. }) => quote! {
+                    {
+                        let r = #rt::alternative::<M>(Self::NAME, #s, &mut __arena_region, self.#n.bytes)?;
+                        ::arena::Arena::carve::<M>(&self.#n.inner, r)?;
+                    }
+                },
+                _ => {
+                    let t = view_elem(f);
+                    quote! {
+                        {
+                            let r = #rt::alternative::<M>(Self::NAME, #s, &mut __arena_region, self.#n)?;
+                            #rt::cast::<M, #t>(Self::NAME, #s, r)?;
+                        }
+                    }
+                }
+            }
+        });
+        return quote! {
+            let _ = guard;
+            let mut __arena_region = region;
+            #(#checks)*
+            #rt::Result::Ok(#views { __arena: self, __region: __arena_region })
+        };
+    }
+    let takes = carved_fields(m).map(|(i, f)| {
+        let n = &f.ident;
+        let s = n.to_string();
+        match model::role(f) {
+            Some(Role::Nested { .. }) => quote! {
+                let #n = {
+                    let r = __arena_carver.take_bytes(#s, self.#n.bytes, Self::BUFFERS[#i].align_in(Self::ALIGN))?;
+                    ::arena::Arena::carve::<M>(&self.#n.inner, r)?
+                };
+            },
+            _ => {
+                let t = view_elem(f);
+                quote! {
+                    let #n = __arena_carver.take::<#t>(#s, self.#n, Self::BUFFERS[#i].align_in(Self::ALIGN))?;
+                }
+            }
+        }
+    });
+    let names = carved_fields(m).map(|(_, f)| &f.ident);
+    quote! {
+        let mut __arena_carver = #rt::Carver::<M>::new(Self::NAME, region, guard);
+        #(#takes)*
+        #rt::Result::Ok(#views { #(#names,)* __arena_marker: ::core::marker::PhantomData })
+    }
+}
+
+fn field_doc(f: &Field) -> String {
+    let mut d = f.doc.join("\n");
+    if !d.is_empty() {
+        d.push_str("\n\n");
+    }
+    d.push_str(&format!("Bytes: `{}`", formula_text(f)));
+    let c = condition_text(f);
+    if !c.is_empty() {
+        d.push_str(&format!(" ({c})"));
+    }
+    d
+}
+
+fn views(m: &Model) -> TokenStream {
+    let ident = &m.input.ident;
+    let vis = &m.input.vis;
+    let views = views_ident(m);
+    let rt = rt();
+    let doc = format!("Typed views of every buffer of [`{ident}`], carved from one region.");
+    if m.one_of() {
+        let accessors = carved_fields(m).map(|(_, f)| {
+            let n = &f.ident;
+            let s = n.to_string();
+            let d = format!("{}\n\nOne alternative at a time: this view borrows the whole region.", field_doc(f));
+            match model::role(f) {
+                Some(Role::Nested { .. }) => {
+                    let it = inner_type(f);
+                    quote! {
+                        #[doc = #d]
+                        pub fn #n(&mut self) -> <#it as ::arena::Arena>::Views<'_, M> {
+                            let r = #rt::alternative::<M>(<#ident as ::arena::Arena>::NAME, #s, &mut self.__region, self.__arena.#n.bytes)
+                                .expect("checked when the region was carved");
+                            ::arena::Arena::carve::<M>(&self.__arena.#n.inner, r)
+                                .expect("checked when the region was carved")
+                        }
+                    }
+                }
+                _ => {
+                    let t = view_elem(f);
+                    quote! {
+                        #[doc = #d]
+                        pub fn #n(&mut self) -> M::Slice<'_, #t> {
+                            let r = #rt::alternative::<M>(<#ident as ::arena::Arena>::NAME, #s, &mut self.__region, self.__arena.#n)
+                                .expect("checked when the region was carved");
+                            #rt::cast::<M, #t>(<#ident as ::arena::Arena>::NAME, #s, r)
+                                .expect("checked when the region was carved")
+                        }
+                    }
+                }
+            }
+        });
+        return quote! {
+            #[doc = #doc]
+            #vis struct #views<'a, M: ::arena::Memory = ::arena::Host> {
+                __arena: &'a #ident,
+                __region: M::Bytes<'a>,
+            }
+
+            impl<'a, M: ::arena::Memory> #views<'a, M> {
+                #(#accessors)*
+            }
+        };
+    }
+    let fields = carved_fields(m).map(|(_, f)| {
+        let n = &f.ident;
+        let fvis = f.vis;
+        let d = field_doc(f);
+        match model::role(f) {
+            Some(Role::Nested { .. }) => {
+                let it = inner_type(f);
+                quote!(#[doc = #d] #fvis #n: <#it as ::arena::Arena>::Views<'a, M>)
+            }
+            _ => {
+                let t = view_elem(f);
+                quote!(#[doc = #d] #fvis #n: M::Slice<'a, #t>)
+            }
+        }
+    });
+    quote! {
+        #[doc = #doc]
+        #vis struct #views<'a, M: ::arena::Memory = ::arena::Host> {
+            #(#fields,)*
+            #[doc(hidden)]
+            pub __arena_marker: ::core::marker::PhantomData<(&'a (), fn() -> M)>,
+        }
+    }
+}
+
+/// Items that keep the user's other code compiling while the errors are fixed.
+fn stubs(m: &Model) -> TokenStream {
+    let ident = &m.input.ident;
+    let vis = &m.input.vis;
+    let (all_decls, _) = param_list(m, true);
+    let (req_decls, _) = param_list(m, false);
+    let rt = rt();
+    let name = ident.to_string();
+    quote! {
+        #[allow(unused_variables, clippy::all)]
+        impl #ident {
+            #vis fn try_from_config_with(
+                __arena_levers: &::arena::Levers,
+                #(#all_decls),*
+            ) -> #rt::Result<Self, ::arena::SizeError> {
+                ::core::unreachable!()
+            }
+            #vis fn try_from_config(#(#req_decls),*) -> #rt::Result<Self, ::arena::SizeError> {
+                ::core::unreachable!()
+            }
+            #vis fn from_config(#(#req_decls),*) -> Self {
+                ::core::unreachable!()
+            }
+        }
+        #[allow(unused_variables, clippy::all)]
+        impl ::arena::Arena for #ident {
+            const NAME: &'static str = #name;
+            const ALIGN: usize = 1;
+            const ONE_OF: bool = false;
+            const BUFFERS: &'static [::arena::BufferInfo] = &[];
+            const LEVERS: &'static [::arena::LeverInfo] = &[];
+            type Views<'a, M: ::arena::Memory> = () where Self: 'a;
+            fn empty() -> Self {
+                ::core::unreachable!()
+            }
+            fn field_bytes(&self, index: usize) -> usize {
+                ::core::unreachable!()
+            }
+            fn nested_layout(
+                &self,
+                index: usize,
+            ) -> ::core::option::Option<#rt::Result<::arena::Layout, ::arena::SizeError>> {
+                ::core::unreachable!()
+            }
+            fn collect_lever_names(out: &mut #rt::Vec<&'static str>) {}
+            fn carve_with<'a, M: ::arena::Memory>(
+                &'a self,
+                region: M::Bytes<'a>,
+                guard: usize,
+            ) -> #rt::Result<Self::Views<'a, M>, ::arena::CarveError> {
+                ::core::unreachable!()
+            }
+        }
+    }
+}

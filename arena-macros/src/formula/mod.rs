@@ -1,0 +1,170 @@
+//! The formula language: lexing, parsing, and (in `lower`) type checking and
+//! lowering to calls of the runtime's checked arithmetic.
+//!
+//! A formula is written either as attribute tokens (errors point at the exact
+//! token) or as a string literal (errors quote the formula and mark the bad
+//! part with carets).
+
+pub mod lex;
+pub mod lower;
+pub mod parse;
+
+use proc_macro2::{Span, TokenStream, TokenTree};
+
+pub use parse::{BinOp, Expr, Kind};
+
+/// Where a piece of a formula was written: a token's span, plus the byte range
+/// inside the string literal for string formulas.
+#[derive(Debug, Clone, Copy)]
+pub struct Loc {
+    pub span: Span,
+    pub range: Option<(usize, usize)>,
+}
+
+impl Loc {
+    pub fn span(span: Span) -> Self {
+        Loc { span, range: None }
+    }
+
+    pub fn range(span: Span, start: usize, end: usize) -> Self {
+        Loc {
+            span,
+            range: Some((start, end)),
+        }
+    }
+}
+
+/// An error inside one formula, before it is placed in the user's source.
+#[derive(Debug, Clone)]
+pub struct FError {
+    pub loc: Loc,
+    pub msg: String,
+}
+
+impl FError {
+    pub fn new(loc: Loc, msg: String) -> Self {
+        FError { loc, msg }
+    }
+}
+
+/// How the formula was written.
+#[derive(Debug, Clone)]
+pub enum Source {
+    Tokens,
+    Str { text: String },
+}
+
+/// A parsed formula with its text for docs, metadata and messages.
+#[derive(Debug, Clone)]
+pub struct Formula {
+    pub expr: Expr,
+    pub text: String,
+    pub source: Source,
+}
+
+impl Formula {
+    /// Parses attribute tokens (a single string literal is a string formula).
+    /// `empty_span` is used when there are no tokens at all.
+    pub fn from_tokens(tokens: TokenStream, empty_span: Span) -> Result<Formula, syn::Error> {
+        let trees: Vec<TokenTree> = tokens.clone().into_iter().collect();
+        if let [TokenTree::Literal(lit)] = trees.as_slice() {
+            if let syn::Lit::Str(s) = syn::Lit::new(lit.clone()) {
+                return Formula::from_str(&s.value(), s.span());
+            }
+        }
+        let mut toks = Vec::new();
+        let mut errs = Vec::new();
+        lex::from_tokens(tokens, &mut toks, &mut errs);
+        let end = Loc::span(trees.last().map_or(empty_span, TokenTree::span));
+        let source = Source::Tokens;
+        if let Some(e) = errs.into_iter().next() {
+            return Err(render(&source, e));
+        }
+        let expr = parse::parse(&toks, end).map_err(|e| render(&source, e))?;
+        Ok(Formula {
+            text: parse::print(&expr),
+            expr,
+            source,
+        })
+    }
+
+    /// Parses a formula written as a string literal at `span`.
+    pub fn from_str(text: &str, span: Span) -> Result<Formula, syn::Error> {
+        let source = Source::Str {
+            text: text.to_owned(),
+        };
+        let mut toks = Vec::new();
+        let mut errs = Vec::new();
+        lex::from_str(text, span, &mut toks, &mut errs);
+        if let Some(e) = errs.into_iter().next() {
+            return Err(render(&source, e));
+        }
+        let end = Loc::range(span, text.len(), text.len() + 1);
+        let expr = parse::parse(&toks, end).map_err(|e| render(&source, e))?;
+        Ok(Formula {
+            expr,
+            text: text.trim().to_owned(),
+            source,
+        })
+    }
+
+    /// Turns an error inside this formula into a compile error.
+    pub fn error(&self, e: FError) -> syn::Error {
+        render(&self.source, e)
+    }
+}
+
+/// A compile error: at the token for token formulas; at the literal, with the
+/// formula quoted and the bad part underlined, for string formulas.
+pub fn render(source: &Source, e: FError) -> syn::Error {
+    match (source, e.loc.range) {
+        (Source::Str { text }, Some((start, end))) => {
+            let start = start.min(text.len());
+            let width = end.saturating_sub(start).max(1);
+            let lead = text[..start].chars().count();
+            let marks = text
+                .get(start..end.min(text.len()))
+                .map_or(width, |s| s.chars().count().max(1));
+            let msg = format!(
+                "{}\n  in formula: {}\n              {}{}",
+                e.msg,
+                text,
+                " ".repeat(lead),
+                "^".repeat(marks)
+            );
+            syn::Error::new(e.loc.span, msg)
+        }
+        _ => syn::Error::new(e.loc.span, e.msg),
+    }
+}
+
+/// The closest of `candidates` to `name`, when one is close enough to be a typo.
+pub fn did_you_mean<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
+    let mut best: Option<(usize, &str)> = None;
+    for c in candidates {
+        let d = edit_distance(&name.to_lowercase(), &c.to_lowercase());
+        let limit = (name.chars().count().max(c.chars().count()) / 3).max(1);
+        if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
+            best = Some((d, c));
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != cb);
+            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}

@@ -1,0 +1,477 @@
+//! The checked model of a derived struct: every field's role, the names in
+//! scope, and the order in which lets and fields are computed.
+
+use std::collections::{BTreeMap, HashMap};
+
+use proc_macro2::Span;
+use syn::{Data, DeriveInput, Fields, Ident};
+
+use crate::attr::{
+    DType, Errors, Field, Let, Lever, Param, StructAttrs, doc_lines, parse_field_attrs,
+    parse_struct_attrs,
+};
+use crate::formula::{Expr, Formula, Kind, did_you_mean};
+
+/// What a field is.
+pub enum Role<'f> {
+    /// `size = formula`.
+    Size(&'f Formula),
+    /// `shape = [dims]` with a `dtype`.
+    Shape(&'f [Formula]),
+    /// `nested(args)` with an optional `size` using `inner`.
+    Nested {
+        args: &'f [Formula],
+        size: Option<&'f Formula>,
+    },
+    /// `value = formula`.
+    Value(&'f Formula),
+}
+
+/// A node of the computation order.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Node {
+    Let(usize),
+    Field(usize),
+}
+
+pub struct Model<'a> {
+    pub input: &'a DeriveInput,
+    pub attrs: StructAttrs,
+    pub fields: Vec<Field<'a>>,
+    pub align: usize,
+    /// Lets and fields in an order where every name is computed before its use.
+    pub order: Vec<Node>,
+}
+
+impl Model<'_> {
+    pub fn params(&self) -> &[Param] {
+        self.attrs
+            .params
+            .as_ref()
+            .map_or(&[], |(_, p)| p.as_slice())
+    }
+
+    pub fn lets(&self) -> &[Let] {
+        &self.attrs.lets
+    }
+
+    pub fn levers(&self) -> &[Lever] {
+        &self.attrs.levers
+    }
+
+    pub fn one_of(&self) -> bool {
+        self.attrs.one_of.is_some()
+    }
+}
+
+pub fn role<'f>(f: &'f Field) -> Option<Role<'f>> {
+    let a = &f.attrs;
+    if let Some(args) = a.nested.get() {
+        return Some(Role::Nested {
+            args,
+            size: a.size.get(),
+        });
+    }
+    if let Some(v) = a.value.get() {
+        return Some(Role::Value(v));
+    }
+    if let Some(s) = a.size.get() {
+        return Some(Role::Size(s));
+    }
+    a.shape.get().map(|s| Role::Shape(s.as_slice()))
+}
+
+/// Parses and checks the input; errors go to `errs`, and a model is returned
+/// whenever the struct's shape could be read, so stubs can still be emitted.
+pub fn build<'a>(input: &'a DeriveInput, errs: &mut Errors) -> Option<Model<'a>> {
+    let named = match &input.data {
+        Data::Struct(s) => match &s.fields {
+            Fields::Named(n) => n,
+            _ => {
+                errs.at(
+                    input.ident.span(),
+                    "`#[derive(Arena)]` needs a struct with named fields, one per buffer",
+                );
+                return None;
+            }
+        },
+        _ => {
+            errs.at(
+                input.ident.span(),
+                "`#[derive(Arena)]` needs a struct with named fields, one per buffer",
+            );
+            return None;
+        }
+    };
+    if let Some(p) = input.generics.params.first() {
+        errs.at(
+            syn::spanned::Spanned::span(p),
+            "`#[derive(Arena)]` does not support generic parameters: an arena's sizes are plain `usize`",
+        );
+    }
+    let attrs = parse_struct_attrs(&input.attrs, errs);
+    let fields: Vec<Field> = named
+        .named
+        .iter()
+        .filter_map(|f| {
+            Some(Field {
+                ident: f.ident.clone()?,
+                ty: &f.ty,
+                vis: &f.vis,
+                doc: doc_lines(&f.attrs),
+                attrs: parse_field_attrs(&f.attrs, errs),
+            })
+        })
+        .collect();
+    let align = attrs.align.map_or(256, |(v, _)| v);
+    let mut model = Model {
+        input,
+        attrs,
+        fields,
+        align,
+        order: Vec::new(),
+    };
+    check_params(&model, errs);
+    check_names(&model, errs);
+    for f in &model.fields {
+        check_field(&model, f, errs);
+    }
+    model.order = order(&model, errs);
+    Some(model)
+}
+
+fn check_params(m: &Model, errs: &mut Errors) {
+    let mut seen_default = false;
+    for p in m.params() {
+        if p.default.is_some() {
+            seen_default = true;
+        } else if seen_default {
+            errs.at(
+                p.name.span(),
+                format!(
+                    "parameter `{}` has no default but follows one that has: parameters with defaults come last",
+                    p.name
+                ),
+            );
+        }
+    }
+}
+
+/// Every name a formula can see, and what declares it.
+fn declared_names(m: &Model) -> Vec<(String, Span, &'static str)> {
+    let mut out = Vec::new();
+    for p in m.params() {
+        out.push((p.name.to_string(), p.name.span(), "a parameter"));
+        if let Some(s) = &p.short {
+            out.push((s.to_string(), s.span(), "a parameter's short name"));
+        }
+    }
+    for l in m.levers() {
+        out.push((l.name.to_string(), l.name.span(), "a lever"));
+    }
+    for l in m.lets() {
+        out.push((l.name.to_string(), l.name.span(), "a let"));
+    }
+    for f in &m.fields {
+        out.push((f.ident.to_string(), f.ident.span(), "a field"));
+    }
+    out
+}
+
+fn check_names(m: &Model, errs: &mut Errors) {
+    let mut seen: HashMap<String, &'static str> = HashMap::new();
+    for (name, span, what) in declared_names(m) {
+        if name == "inner" && what != "a field" {
+            errs.at(
+                span,
+                "`inner` is reserved: in a nested field's `size` it names the nested arena's bytes",
+            );
+        }
+        if let Some(prev) = seen.get(&name) {
+            errs.at(
+                span,
+                format!("`{name}` is declared twice: it is already {prev}"),
+            );
+        } else {
+            seen.insert(name, what);
+        }
+    }
+}
+
+fn key_span<T>(slot: &crate::attr::Slot<T>) -> Option<Span> {
+    slot.span
+}
+
+fn check_field(m: &Model, f: &Field, errs: &mut Errors) {
+    let a = &f.attrs;
+    let name = &f.ident;
+    let roles = [
+        ("size", key_span(&a.size)),
+        ("shape", key_span(&a.shape)),
+        ("nested", key_span(&a.nested)),
+        ("value", key_span(&a.value)),
+    ];
+    let given: Vec<_> = roles
+        .iter()
+        .filter_map(|(k, s)| s.map(|s| (*k, s)))
+        .collect();
+    match given.as_slice() {
+        [] => errs.at(
+            name.span(),
+            format!(
+                "field `{name}` has no size: give `size = ...`, `shape = [...]` with `dtype`, `nested(...)` or `value = ...`"
+            ),
+        ),
+        [_] => {}
+        [("size", _), ("nested", _)] => {}
+        [(k1, _), (k2, s2), ..] => errs.at(
+            *s2,
+            format!("`{k1}` and `{k2}` cannot both be given for field `{name}`: a field has one size"),
+        ),
+    }
+    if let (Some(s), None) = (key_span(&a.shape), a.dtype.get()) {
+        errs.at(
+            s,
+            format!("`shape` needs a `dtype` to give the element size of field `{name}`"),
+        );
+    }
+    if a.nested.get().is_some() {
+        if let Some(s) = key_span(&a.dtype) {
+            errs.at(
+                s,
+                "a nested region takes its element types from its own arena: remove `dtype`",
+            );
+        }
+    }
+    if a.value.get().is_some() {
+        let buffer_only = [
+            ("dtype", key_span(&a.dtype)),
+            ("lever", key_span(&a.lever)),
+            ("when", key_span(&a.when)),
+            ("unless", key_span(&a.unless)),
+            ("not_in_total", key_span(&a.not_in_total)),
+            ("zeroed", key_span(&a.zeroed)),
+            ("trim", key_span(&a.trim)),
+        ];
+        for (k, s) in buffer_only {
+            if let Some(s) = s {
+                errs.at(
+                    s,
+                    format!("`{k}` applies to buffers; `{name}` is a `value` field, computed and not carved"),
+                );
+            }
+        }
+        if m.one_of() {
+            errs.at(
+                name.span(),
+                "a `one_of` arena holds alternative layouts only: move value fields to the arena that holds it",
+            );
+        }
+    }
+    if let Some(lever) = a.lever.get() {
+        match m.levers().iter().find(|l| l.name == *lever) {
+            None => {
+                let hint = did_you_mean(
+                    &lever.to_string(),
+                    m.levers().iter().map(|l| l.name.to_string()).collect::<Vec<_>>().iter().map(String::as_str),
+                )
+                .map(|s| format!("; did you mean `{s}`?"))
+                .unwrap_or_default();
+                errs.at(
+                    lever.span(),
+                    format!(
+                        "lever `{lever}` is not declared; declare it with `#[arena(lever({lever}))]` on the struct{hint}"
+                    ),
+                );
+            }
+            Some(l) if l.parse.is_some() => errs.at(
+                lever.span(),
+                format!(
+                    "lever `{lever}` has a parser, so it is not on/off: use its value in a formula instead of `lever = {lever}`"
+                ),
+            ),
+            Some(_) => {}
+        }
+    }
+    if let Some(DType::Path(p)) = a.dtype.get() {
+        if p.get_ident().is_some_and(|i| {
+            did_you_mean(
+                &i.to_string(),
+                [
+                    "bf16", "f16", "f32", "f64", "i8", "u8", "i16", "u16", "i32", "u32", "i64",
+                    "u64",
+                ],
+            )
+            .is_some()
+                && i.to_string()
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        }) {
+            let i = p.get_ident().map(ToString::to_string).unwrap_or_default();
+            let guess = did_you_mean(
+                &i,
+                [
+                    "bf16", "f16", "f32", "f64", "i8", "u8", "i16", "u16", "i32", "u32", "i64",
+                    "u64",
+                ],
+            )
+            .unwrap_or("u8");
+            errs.at(
+                syn::spanned::Spanned::span(p),
+                format!("unknown dtype `{i}`; did you mean `{guess}`?"),
+            );
+        }
+    }
+}
+
+/// The let and field names a formula reads.
+fn uses(e: &Expr, out: &mut Vec<(String, Span)>) {
+    match &e.kind {
+        Kind::Name(n) => out.push((n.clone(), e.loc.span)),
+        Kind::Call(p, args) => {
+            if p.len() == 1 && p[0] == "trimmed" {
+                if let Some(Kind::Name(n)) = args.first().map(|a| &a.unparen().kind) {
+                    out.push((format!("trimmed:{n}"), args[0].loc.span));
+                }
+            }
+            for a in args {
+                uses(a, out);
+            }
+        }
+        Kind::Method(b, _, args) => {
+            uses(b, out);
+            for a in args {
+                uses(a, out);
+            }
+        }
+        Kind::Field(b, _) | Kind::Not(b) | Kind::Paren(b) => uses(b, out),
+        Kind::Bin(_, l, r) => {
+            uses(l, out);
+            uses(r, out);
+        }
+        Kind::If(c, t, f) => {
+            uses(c, out);
+            uses(t, out);
+            uses(f, out);
+        }
+        Kind::Int(_) | Kind::Bool(_) | Kind::Str(_) | Kind::Path(_) => {}
+    }
+}
+
+fn field_formulas<'f>(m: &'f Model, f: &'f Field) -> Vec<&'f Formula> {
+    let a = &f.attrs;
+    let mut out: Vec<&Formula> = Vec::new();
+    out.extend(a.size.get());
+    out.extend(a.shape.get().into_iter().flatten());
+    out.extend(a.nested.get().into_iter().flatten());
+    out.extend(a.value.get());
+    out.extend(a.when.get());
+    out.extend(a.unless.get());
+    if a.value.get().is_none() {
+        out.extend(m.attrs.when.as_ref());
+    }
+    out
+}
+
+fn order(m: &Model, errs: &mut Errors) -> Vec<Node> {
+    let mut index: BTreeMap<String, Node> = BTreeMap::new();
+    for (i, l) in m.lets().iter().enumerate() {
+        index.entry(l.name.to_string()).or_insert(Node::Let(i));
+    }
+    for (i, f) in m.fields.iter().enumerate() {
+        index.entry(f.ident.to_string()).or_insert(Node::Field(i));
+    }
+    let trim_groups: HashMap<String, Vec<usize>> =
+        m.fields
+            .iter()
+            .enumerate()
+            .fold(HashMap::new(), |mut acc, (i, f)| {
+                if let Some(t) = f.attrs.trim.get() {
+                    acc.entry(t.to_string()).or_default().push(i);
+                }
+                acc
+            });
+    let deps_of = |node: Node| -> Vec<(Node, Span)> {
+        let mut names = Vec::new();
+        match node {
+            Node::Let(i) => uses(&m.lets()[i].formula.expr, &mut names),
+            Node::Field(i) => {
+                let f = &m.fields[i];
+                for fm in field_formulas(m, f) {
+                    uses(&fm.expr, &mut names);
+                }
+                if let Some(t) = f.attrs.trim.get() {
+                    names.push((t.to_string(), t.span()));
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for (n, span) in names {
+            if let Some(g) = n.strip_prefix("trimmed:") {
+                for &fi in trim_groups.get(g).into_iter().flatten() {
+                    out.push((Node::Field(fi), span));
+                }
+            } else if let Some(&d) = index.get(&n) {
+                // A nested field's `inner` is its own arena, not a cycle.
+                out.push((d, span));
+            }
+        }
+        out
+    };
+    let nodes: Vec<Node> = (0..m.lets().len())
+        .map(Node::Let)
+        .chain((0..m.fields.len()).map(Node::Field))
+        .collect();
+    let name_of = |n: Node| match n {
+        Node::Let(i) => m.lets()[i].name.to_string(),
+        Node::Field(i) => m.fields[i].ident.to_string(),
+    };
+    // 0 = new, 1 = on the stack, 2 = done
+    let mut state: HashMap<Node, u8> = HashMap::new();
+    let mut out = Vec::new();
+    let mut reported = false;
+    for &start in &nodes {
+        if state.get(&start).copied().unwrap_or(0) != 0 {
+            continue;
+        }
+        let mut stack: Vec<(Node, Vec<(Node, Span)>, usize)> = vec![(start, deps_of(start), 0)];
+        state.insert(start, 1);
+        while let Some((node, deps, next)) = stack.last_mut() {
+            if *next < deps.len() {
+                let (d, span) = deps[*next];
+                *next += 1;
+                match state.get(&d).copied().unwrap_or(0) {
+                    0 => {
+                        state.insert(d, 1);
+                        let dd = deps_of(d);
+                        stack.push((d, dd, 0));
+                    }
+                    1 => {
+                        if !reported {
+                            reported = true;
+                            let pos = stack.iter().position(|(n, _, _)| *n == d).unwrap_or(0);
+                            let mut path: Vec<String> = stack[pos..]
+                                .iter()
+                                .map(|(n, _, _)| format!("`{}`", name_of(*n)))
+                                .collect();
+                            path.push(format!("`{}`", name_of(d)));
+                            let msg = if path.len() == 2 {
+                                format!("`{}` refers to itself", name_of(d))
+                            } else {
+                                format!("cycle in formulas: {}", path.join(" -> "))
+                            };
+                            errs.at(span, msg);
+                        }
+                    }
+                    _ => {}
+                }
+            } else {
+                let n = *node;
+                state.insert(n, 2);
+                out.push(n);
+                stack.pop();
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,200 @@
+//! One aligned host allocation carved into an arena's typed views.
+
+use std::alloc::{self, Layout as AllocLayout};
+use std::ptr::NonNull;
+
+use crate::Arena;
+use crate::error::CarveError;
+use crate::layout::{Host, Layout};
+
+/// The byte every guard gap and padding byte holds while untouched.
+pub const GUARD_BYTE: u8 = 0xA5;
+
+/// Zeroed bytes aligned to a power of two, freed on drop.
+struct AlignedBytes {
+    ptr: NonNull<u8>,
+    len: usize,
+    align: usize,
+}
+
+impl AlignedBytes {
+    fn zeroed(len: usize, align: usize) -> Self {
+        if len == 0 {
+            return AlignedBytes {
+                // A dangling pointer aligned to `align`: never read, never freed.
+                ptr: NonNull::new(std::ptr::without_provenance_mut(align))
+                    .unwrap_or(NonNull::dangling()),
+                len,
+                align,
+            };
+        }
+        let layout = AllocLayout::from_size_align(len, align).unwrap_or_else(|_| {
+            panic!("a slab of {len} bytes aligned to {align} cannot be allocated")
+        });
+        // SAFETY: `layout` has a non-zero size.
+        let raw = unsafe { alloc::alloc_zeroed(layout) };
+        let ptr = NonNull::new(raw).unwrap_or_else(|| alloc::handle_alloc_error(layout));
+        AlignedBytes { ptr, len, align }
+    }
+
+    fn as_slice(&self) -> &[u8] {
+        if self.len == 0 {
+            return &[];
+        }
+        // SAFETY: `ptr` owns `len` initialised (zeroed) bytes for as long as `self`.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+
+    fn as_mut_slice(&mut self) -> &mut [u8] {
+        if self.len == 0 {
+            return &mut [];
+        }
+        // SAFETY: as above, and `&mut self` makes the borrow unique.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl Drop for AlignedBytes {
+    fn drop(&mut self) {
+        if self.len != 0 {
+            let layout = AllocLayout::from_size_align(self.len, self.align)
+                .expect("the layout was valid at allocation");
+            // SAFETY: allocated in `zeroed` with this exact layout.
+            unsafe { alloc::dealloc(self.ptr.as_ptr(), layout) }
+        }
+    }
+}
+
+// SAFETY: `AlignedBytes` owns its memory exclusively, like a `Vec<u8>`.
+unsafe impl Send for AlignedBytes {}
+// SAFETY: shared access only reads.
+unsafe impl Sync for AlignedBytes {}
+
+/// A host slab: one zero-filled allocation holding every buffer of an arena.
+///
+/// See the `arena` crate's documentation for an example.
+pub struct HostSlab<A: Arena> {
+    arena: A,
+    layout: Layout,
+    guard: usize,
+    bytes: AlignedBytes,
+}
+
+/// Buffers whose guard gap was overwritten.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GuardError {
+    /// The derived struct.
+    pub arena: &'static str,
+    /// Every buffer after which a guard byte changed, in slab order.
+    pub overrun: Vec<&'static str>,
+}
+
+impl std::fmt::Display for GuardError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "`{}`: guard overwritten after ", self.arena)?;
+        for (i, name) in self.overrun.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "`{name}`")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for GuardError {}
+
+impl<A: Arena> HostSlab<A> {
+    /// Allocates the slab of `arena`, zero-filled, aligned to the arena's alignment.
+    pub fn new(arena: A) -> Result<Self, CarveError> {
+        Self::with_guard(arena, 0)
+    }
+
+    /// Like [`HostSlab::new`], with `guard` bytes after every top-level buffer.
+    /// Every byte outside a buffer holds [`GUARD_BYTE`]; [`HostSlab::check_guards`]
+    /// names each buffer whose following bytes changed.
+    pub fn with_guard(arena: A, guard: usize) -> Result<Self, CarveError> {
+        let layout = arena.layout_with_guard(guard)?;
+        let mut bytes = AlignedBytes::zeroed(layout.slab_bytes, A::ALIGN.max(1));
+        // Carve once: every later `views()` carves the same immutable arena.
+        arena.carve_with::<Host>(bytes.as_mut_slice(), guard)?;
+        let mut slab = HostSlab {
+            arena,
+            layout,
+            guard,
+            bytes,
+        };
+        if guard > 0 {
+            let gaps = slab.gaps();
+            let mem = slab.bytes.as_mut_slice();
+            for (_, start, end) in gaps {
+                mem[start..end].fill(GUARD_BYTE);
+            }
+        }
+        Ok(slab)
+    }
+
+    /// Every buffer of the arena as a typed view, all alive at once.
+    pub fn views(&mut self) -> A::Views<'_, Host> {
+        self.arena
+            .carve_with::<Host>(self.bytes.as_mut_slice(), self.guard)
+            .expect("the slab was carved once when it was allocated")
+    }
+
+    /// The arena this slab was allocated for.
+    pub fn arena(&self) -> &A {
+        &self.arena
+    }
+
+    /// The layout the slab was carved with.
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// The whole slab, read-only.
+    pub fn as_bytes(&self) -> &[u8] {
+        self.bytes.as_slice()
+    }
+
+    /// The bytes after each non-empty buffer up to the next one (or the slab's end).
+    fn gaps(&self) -> Vec<(&'static str, usize, usize)> {
+        let mut placed: Vec<_> = self
+            .layout
+            .placements
+            .iter()
+            .filter(|p| p.bytes > 0)
+            .collect();
+        placed.sort_by_key(|p| p.offset);
+        let mut gaps = Vec::with_capacity(placed.len());
+        for (i, p) in placed.iter().enumerate() {
+            let next = placed
+                .get(i + 1)
+                .map_or(self.layout.slab_bytes, |n| n.offset);
+            gaps.push((p.name, p.end(), next));
+        }
+        gaps
+    }
+
+    /// Checks every guard gap; names each buffer that wrote past its end.
+    /// Without guards (`HostSlab::new`) there is nothing to check.
+    pub fn check_guards(&self) -> Result<(), GuardError> {
+        if self.guard == 0 {
+            return Ok(());
+        }
+        let mem = self.bytes.as_slice();
+        let overrun: Vec<_> = self
+            .gaps()
+            .into_iter()
+            .filter(|&(_, s, e)| mem[s..e].iter().any(|&b| b != GUARD_BYTE))
+            .map(|(name, _, _)| name)
+            .collect();
+        if overrun.is_empty() {
+            Ok(())
+        } else {
+            Err(GuardError {
+                arena: A::NAME,
+                overrun,
+            })
+        }
+    }
+}

@@ -1,0 +1,270 @@
+//! Where every buffer sits in the one allocation of an arena.
+
+use crate::error::{CarveError, SizeError};
+
+/// Places buffers one after another at aligned offsets. A zero-size buffer
+/// takes no space; `guard` bytes are left after every non-empty buffer.
+#[derive(Debug, Clone, Copy)]
+pub struct Cursor {
+    pos: usize,
+    guard: usize,
+}
+
+impl Cursor {
+    /// A cursor at offset 0.
+    pub const fn new(guard: usize) -> Self {
+        Cursor { pos: 0, guard }
+    }
+
+    /// The offset of a buffer of `bytes` aligned to `align` (a power of two),
+    /// or `None` when the slab would pass `usize::MAX`.
+    pub const fn place(&mut self, bytes: usize, align: usize) -> Option<usize> {
+        if bytes == 0 {
+            return Some(self.pos);
+        }
+        let Some(padded) = self.pos.checked_add(align - 1) else {
+            return None;
+        };
+        let offset = padded & !(align - 1);
+        let Some(end) = offset.checked_add(bytes) else {
+            return None;
+        };
+        let Some(next) = end.checked_add(self.guard) else {
+            return None;
+        };
+        self.pos = next;
+        Some(offset)
+    }
+
+    /// Bytes used so far: the end of the last buffer (and its guard).
+    pub const fn end(&self) -> usize {
+        self.pos
+    }
+}
+
+/// One field's place in the slab.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Placement {
+    /// The field name.
+    pub name: &'static str,
+    /// Offset from the start of the arena's region.
+    pub offset: usize,
+    /// Bytes of the region.
+    pub bytes: usize,
+    /// Alignment of the offset.
+    pub align: usize,
+    /// The nested arena's own layout, relative to `offset`.
+    pub nested: Option<Box<Layout>>,
+}
+
+impl Placement {
+    /// One past the last byte.
+    pub fn end(&self) -> usize {
+        self.offset + self.bytes
+    }
+}
+
+/// The layout of a derived arena: every carved field in declaration order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Layout {
+    /// The derived struct.
+    pub arena: &'static str,
+    /// Whether the fields are alternatives sharing offset 0.
+    pub one_of: bool,
+    /// Bytes of the whole slab: the end of the last non-empty buffer.
+    pub slab_bytes: usize,
+    /// The carved fields (value fields are not listed).
+    pub placements: Vec<Placement>,
+}
+
+impl Layout {
+    /// The placement of a field by name.
+    pub fn get(&self, name: &str) -> Option<&Placement> {
+        self.placements.iter().find(|p| p.name == name)
+    }
+
+    /// The offset of a field by name.
+    pub fn offset_of(&self, name: &str) -> Option<usize> {
+        self.get(name).map(|p| p.offset)
+    }
+}
+
+/// Where views of an arena live: host memory ([`Host`]) or, with the `cuda`
+/// feature, device memory. Carving is written once against this trait.
+pub trait Memory {
+    /// An untyped, exclusively borrowed run of bytes.
+    type Bytes<'a>;
+    /// A typed, exclusively borrowed view.
+    type Slice<'a, T: bytemuck::Pod>;
+
+    /// Bytes in `bytes`.
+    fn len(bytes: &Self::Bytes<'_>) -> usize;
+    /// Splits at `mid` (`mid <= len`).
+    fn split_at(bytes: Self::Bytes<'_>, mid: usize) -> (Self::Bytes<'_>, Self::Bytes<'_>);
+    /// A shorter-lived borrow of the same bytes.
+    fn reborrow<'b>(bytes: &'b mut Self::Bytes<'_>) -> Self::Bytes<'b>;
+    /// Views `bytes` as elements of `T`; `Err(align)` when the start is not aligned.
+    fn cast<T: bytemuck::Pod>(bytes: Self::Bytes<'_>) -> Result<Self::Slice<'_, T>, usize>;
+}
+
+/// Host memory: views are `&mut [T]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Host;
+
+impl Memory for Host {
+    type Bytes<'a> = &'a mut [u8];
+    type Slice<'a, T: bytemuck::Pod> = &'a mut [T];
+
+    fn len(bytes: &Self::Bytes<'_>) -> usize {
+        bytes.len()
+    }
+    fn split_at(bytes: Self::Bytes<'_>, mid: usize) -> (Self::Bytes<'_>, Self::Bytes<'_>) {
+        bytes.split_at_mut(mid)
+    }
+    fn reborrow<'b>(bytes: &'b mut Self::Bytes<'_>) -> Self::Bytes<'b> {
+        bytes
+    }
+    fn cast<T: bytemuck::Pod>(bytes: Self::Bytes<'_>) -> Result<Self::Slice<'_, T>, usize> {
+        if bytes.is_empty() {
+            return Ok(&mut []);
+        }
+        bytemuck::try_cast_slice_mut(bytes).map_err(|_| std::mem::align_of::<T>())
+    }
+}
+
+/// Hands out consecutive pieces of one region at the offsets a [`Cursor`] gives.
+/// Carving allocates nothing and uses no unsafe code.
+pub struct Carver<'a, M: Memory> {
+    arena: &'static str,
+    rest: Option<M::Bytes<'a>>,
+    consumed: usize,
+    available: usize,
+    cursor: Cursor,
+}
+
+impl<'a, M: Memory> Carver<'a, M> {
+    /// A carver over `region` for the arena named `arena`.
+    pub fn new(arena: &'static str, region: M::Bytes<'a>, guard: usize) -> Self {
+        let available = M::len(&region);
+        Carver {
+            arena,
+            rest: Some(region),
+            consumed: 0,
+            available,
+            cursor: Cursor::new(guard),
+        }
+    }
+
+    /// The next `bytes` bytes at an offset aligned to `align`.
+    pub fn take_bytes(
+        &mut self,
+        field: &'static str,
+        bytes: usize,
+        align: usize,
+    ) -> Result<M::Bytes<'a>, CarveError> {
+        let arena = self.arena;
+        let offset = self
+            .cursor
+            .place(bytes, align)
+            .ok_or(CarveError::Size(SizeError::SlabOverflow { arena, field }))?;
+        let too_short = CarveError::TooShort {
+            arena,
+            field,
+            needed: offset.saturating_add(bytes),
+            available: self.available,
+        };
+        let rest = self.rest.take().ok_or(too_short.clone())?;
+        let skip = offset - self.consumed;
+        let len = M::len(&rest);
+        if len < skip || len - skip < bytes {
+            return Err(too_short);
+        }
+        let (_, rest) = M::split_at(rest, skip);
+        let (piece, rest) = M::split_at(rest, bytes);
+        self.rest = Some(rest);
+        self.consumed = offset + bytes;
+        Ok(piece)
+    }
+
+    /// The next buffer as a typed view.
+    pub fn take<T: bytemuck::Pod>(
+        &mut self,
+        field: &'static str,
+        bytes: usize,
+        align: usize,
+    ) -> Result<M::Slice<'a, T>, CarveError> {
+        let piece = self.take_bytes(field, bytes, align)?;
+        cast::<M, T>(self.arena, field, piece)
+    }
+}
+
+/// Views `bytes` as elements of `T`, naming the field on failure.
+pub fn cast<'a, M: Memory, T: bytemuck::Pod>(
+    arena: &'static str,
+    field: &'static str,
+    bytes: M::Bytes<'a>,
+) -> Result<M::Slice<'a, T>, CarveError> {
+    M::cast::<T>(bytes).map_err(|align| CarveError::Misaligned {
+        arena,
+        field,
+        align,
+    })
+}
+
+/// The first `bytes` bytes of a one-of region, for one alternative.
+pub fn alternative<'b, M: Memory>(
+    arena: &'static str,
+    field: &'static str,
+    region: &'b mut M::Bytes<'_>,
+    bytes: usize,
+) -> Result<M::Bytes<'b>, CarveError> {
+    let available = M::len(region);
+    if available < bytes {
+        return Err(CarveError::TooShort {
+            arena,
+            field,
+            needed: bytes,
+            available,
+        });
+    }
+    Ok(M::split_at(M::reborrow(region), bytes).0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cursor_aligns_and_skips_empty() {
+        let mut c = Cursor::new(0);
+        assert_eq!(c.place(10, 256), Some(0));
+        assert_eq!(c.place(0, 256), Some(10));
+        assert_eq!(c.place(4, 256), Some(256));
+        assert_eq!(c.end(), 260);
+        assert_eq!(c.place(8, 8), Some(264));
+    }
+
+    #[test]
+    fn cursor_guard_and_overflow() {
+        let mut c = Cursor::new(16);
+        assert_eq!(c.place(1, 1), Some(0));
+        assert_eq!(c.place(1, 1), Some(17));
+        assert_eq!(c.end(), 34);
+        let mut c = Cursor::new(0);
+        assert_eq!(c.place(usize::MAX - 3, 1), Some(0));
+        assert_eq!(c.place(8, 1), None);
+    }
+
+    #[test]
+    fn carver_hands_out_disjoint_pieces() {
+        let mut buf = vec![0u8; 64];
+        let mut carver = Carver::<Host>::new("T", &mut buf, 0);
+        let a = carver.take_bytes("a", 3, 1).unwrap();
+        let b = carver.take_bytes("b", 4, 8).unwrap();
+        a.fill(1);
+        b.fill(2);
+        let e = carver.take_bytes("c", 100, 1).unwrap_err();
+        assert!(e.to_string().contains("`T.c`"), "{e}");
+        assert_eq!(&buf[..12], &[1, 1, 1, 0, 0, 0, 0, 0, 2, 2, 2, 2]);
+    }
+}

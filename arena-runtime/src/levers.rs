@@ -1,0 +1,193 @@
+//! Environment levers: read once per construction into a [`Levers`] snapshot,
+//! which a caller (or a test) can also build by hand.
+
+use std::collections::BTreeMap;
+use std::ffi::{OsStr, OsString};
+use std::fmt::Display;
+
+use crate::error::SizeError;
+
+/// A snapshot of lever values: environment variable name to raw value.
+///
+/// A name that is absent is *unset*. Build one by hand to size an arena
+/// without touching the process environment:
+///
+/// ```
+/// use arena_runtime::Levers;
+/// let levers = Levers::new().with("METRALE_FP8_ROWWISE", "1");
+/// assert_eq!(levers.get("METRALE_FP8_ROWWISE").unwrap(), "1");
+/// assert!(levers.get("METRALE_GLM_ARENA_TRIM").is_none());
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Levers {
+    values: BTreeMap<String, OsString>,
+}
+
+impl Levers {
+    /// An empty snapshot: every lever unset.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Reads the named variables from the process environment, once.
+    pub fn from_env<'a>(names: impl IntoIterator<Item = &'a str>) -> Self {
+        let mut levers = Self::new();
+        for name in names {
+            if let Some(value) = std::env::var_os(name) {
+                levers.values.insert(name.to_owned(), value);
+            }
+        }
+        levers
+    }
+
+    /// Sets a lever's raw value.
+    pub fn set(&mut self, name: impl Into<String>, value: impl Into<OsString>) -> &mut Self {
+        self.values.insert(name.into(), value.into());
+        self
+    }
+
+    /// Sets a lever's raw value, builder style.
+    pub fn with(mut self, name: impl Into<String>, value: impl Into<OsString>) -> Self {
+        self.set(name, value);
+        self
+    }
+
+    /// Removes a lever, making it unset.
+    pub fn unset(&mut self, name: &str) -> &mut Self {
+        self.values.remove(name);
+        self
+    }
+
+    /// The raw value of a lever, `None` when unset.
+    pub fn get(&self, name: &str) -> Option<&OsStr> {
+        self.values.get(name).map(OsString::as_os_str)
+    }
+
+    /// Every lever that is set, in name order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &OsStr)> {
+        self.values.iter().map(|(k, v)| (k.as_str(), v.as_os_str()))
+    }
+
+    /// Merges `other` into `self`; values in `other` win.
+    pub fn overlay(&mut self, other: &Levers) -> &mut Self {
+        for (k, v) in &other.values {
+            self.values.insert(k.clone(), v.clone());
+        }
+        self
+    }
+}
+
+/// How a lever is declared, for reports and for checking user input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LeverInfo {
+    /// The environment variable.
+    pub name: &'static str,
+    /// `Some(default)` for an on/off lever, `None` for a lever with a parser.
+    pub default: Option<bool>,
+}
+
+fn text_of<'a>(name: &'static str, raw: &'a OsStr, expected: &str) -> Result<&'a str, SizeError> {
+    raw.to_str().ok_or_else(|| SizeError::Lever {
+        lever: name,
+        value: raw.to_string_lossy().into_owned(),
+        expected: format!("{expected} (the value is not UTF-8)"),
+    })
+}
+
+/// An on/off lever: exactly `1` is on, exactly `0` is off, unset is `default`;
+/// anything else (`true`, ` 1`, `2`, empty, not UTF-8) is an error naming the lever.
+pub fn bool_lever(levers: &Levers, name: &'static str, default: bool) -> Result<bool, SizeError> {
+    const EXPECTED: &str = "`1` (on) or `0` (off)";
+    let Some(raw) = levers.get(name) else {
+        return Ok(default);
+    };
+    match text_of(name, raw, EXPECTED)? {
+        "1" => Ok(true),
+        "0" => Ok(false),
+        other => Err(SizeError::Lever {
+            lever: name,
+            value: other.to_owned(),
+            expected: EXPECTED.to_owned(),
+        }),
+    }
+}
+
+/// A lever with a parser: unset is `None`, a value the parser accepts is
+/// `Some`, anything else is an error naming the lever and the parser's reason.
+pub fn parsed_lever<T, E: Display>(
+    levers: &Levers,
+    name: &'static str,
+    parse: impl FnOnce(&str) -> Result<T, E>,
+) -> Result<Option<T>, SizeError> {
+    let Some(raw) = levers.get(name) else {
+        return Ok(None);
+    };
+    let text = text_of(name, raw, "a value its parser accepts")?;
+    parse(text).map(Some).map_err(|e| SizeError::Lever {
+        lever: name,
+        value: text.to_owned(),
+        expected: e.to_string(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn on_off_and_default() {
+        let l = Levers::new().with("A", "1").with("B", "0");
+        assert_eq!(bool_lever(&l, "A", false), Ok(true));
+        assert_eq!(bool_lever(&l, "B", true), Ok(false));
+        assert_eq!(bool_lever(&l, "C", true), Ok(true));
+        assert_eq!(bool_lever(&l, "C", false), Ok(false));
+    }
+
+    #[test]
+    fn malformed_values_name_the_lever() {
+        for bad in ["yes", " 1", "2", "true", "", "01", "1 "] {
+            let l = Levers::new().with("METRALE_X", bad);
+            let err = bool_lever(&l, "METRALE_X", false).unwrap_err();
+            let msg = err.to_string();
+            assert!(msg.contains("METRALE_X"), "{msg}");
+            assert!(msg.contains(&format!("{bad:?}")), "{msg}");
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn non_utf8_is_an_error() {
+        use std::os::unix::ffi::OsStringExt;
+        let l = Levers::new().with("METRALE_X", OsString::from_vec(vec![0xff, 0x31]));
+        let msg = bool_lever(&l, "METRALE_X", false).unwrap_err().to_string();
+        assert!(
+            msg.contains("METRALE_X") && msg.contains("not UTF-8"),
+            "{msg}"
+        );
+        let msg = parsed_lever(&l, "METRALE_X", |s| s.parse::<u8>())
+            .unwrap_err()
+            .to_string();
+        assert!(msg.contains("not UTF-8"), "{msg}");
+    }
+
+    #[test]
+    fn parsed() {
+        let l = Levers::new().with("N", "7").with("BAD", "x");
+        assert_eq!(parsed_lever(&l, "N", |s| s.parse::<u8>()), Ok(Some(7)));
+        assert_eq!(parsed_lever(&l, "UNSET", |s| s.parse::<u8>()), Ok(None));
+        let msg = parsed_lever(&l, "BAD", |s| s.parse::<u8>())
+            .unwrap_err()
+            .to_string();
+        assert!(msg.contains("BAD") && msg.contains("\"x\""), "{msg}");
+    }
+
+    #[test]
+    fn overlay_wins() {
+        let mut a = Levers::new().with("A", "0").with("B", "1");
+        a.overlay(&Levers::new().with("A", "1"));
+        assert_eq!(a.get("A").unwrap(), "1");
+        assert_eq!(a.get("B").unwrap(), "1");
+        a.unset("B");
+        assert!(a.get("B").is_none());
+    }
+}

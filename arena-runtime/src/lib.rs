@@ -1,0 +1,268 @@
+//! The runtime behind `#[derive(Arena)]`: checked arithmetic, layout, levers,
+//! errors and host carving. Generated code calls into this crate; users reach
+//! it through the `arena` facade.
+
+#![warn(missing_docs)]
+
+mod arith;
+mod error;
+mod host;
+mod layout;
+mod levers;
+mod meta;
+
+pub use error::{CarveError, Fault, SizeError};
+pub use host::{GUARD_BYTE, GuardError, HostSlab};
+pub use layout::{Carver, Cursor, Host, Layout, Memory, Placement};
+pub use levers::{LeverInfo, Levers, bool_lever, parsed_lever};
+pub use meta::{BufferInfo, FieldKind};
+
+/// Half-precision element types for `dtype = bf16` / `dtype = f16`.
+pub use half::{bf16, f16};
+
+/// A region holding a nested arena: its size in the parent slab and the
+/// nested arena's own sizes.
+///
+/// `bytes` is at least the nested arena's slab; a size formula may make it
+/// larger (a floor such as `max(65536, inner)`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Region<T> {
+    /// Bytes the region takes in the parent slab.
+    pub bytes: usize,
+    /// The nested arena.
+    pub inner: T,
+}
+
+/// An arena derived with `#[derive(Arena)]`.
+///
+/// The derive implements every required item; the provided methods compute
+/// the layout from the field metadata, so reports, host carving and device
+/// carving agree by construction.
+pub trait Arena: Sized {
+    /// The struct's name.
+    const NAME: &'static str;
+    /// Alignment of the slab and minimum alignment of every buffer.
+    const ALIGN: usize;
+    /// Whether the fields are alternative layouts of one region (`one_of`).
+    const ONE_OF: bool;
+    /// Metadata of every field, in declaration order.
+    const BUFFERS: &'static [BufferInfo];
+    /// The levers the arena declares.
+    const LEVERS: &'static [LeverInfo];
+
+    /// Typed views of every buffer, borrowed from one region.
+    type Views<'a, M: Memory>
+    where
+        Self: 'a;
+
+    /// Every field zero: what a gated-off nested region holds.
+    fn empty() -> Self;
+
+    /// Bytes of field `index` of [`Arena::BUFFERS`] (its value for a value field).
+    fn field_bytes(&self, index: usize) -> usize;
+
+    /// The nested arena's layout of field `index`, `None` for other fields.
+    fn nested_layout(&self, index: usize) -> Option<Result<Layout, SizeError>>;
+
+    /// Appends the names of every lever this arena and its nested arenas read.
+    fn collect_lever_names(out: &mut Vec<&'static str>);
+
+    /// Carves `region` (at least the slab's size, aligned to [`Arena::ALIGN`])
+    /// into views, with `guard` bytes after every top-level buffer.
+    fn carve_with<'a, M: Memory>(
+        &'a self,
+        region: M::Bytes<'a>,
+        guard: usize,
+    ) -> Result<Self::Views<'a, M>, CarveError>;
+
+    /// Carves `region` into views; see [`Arena::carve_with`].
+    fn carve<'a, M: Memory>(
+        &'a self,
+        region: M::Bytes<'a>,
+    ) -> Result<Self::Views<'a, M>, CarveError> {
+        self.carve_with::<M>(region, 0)
+    }
+
+    /// Every lever name this arena reads, nested arenas included.
+    fn lever_names() -> Vec<&'static str> {
+        let mut out = Vec::new();
+        Self::collect_lever_names(&mut out);
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// Reads this arena's levers from the process environment, once.
+    fn levers_from_env() -> Levers {
+        Levers::from_env(Self::lever_names())
+    }
+
+    /// The sum of the fields that count in the total (`not_in_total` and value
+    /// fields excluded). Saturates only if sizes were edited by hand: a
+    /// constructed arena has checked it.
+    fn total_bytes(&self) -> usize {
+        Self::BUFFERS
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.in_total && b.is_carved())
+            .fold(0usize, |acc, (i, _)| {
+                acc.saturating_add(self.field_bytes(i))
+            })
+    }
+
+    /// Bytes of every field by name, in declaration order (values included).
+    fn sizes(&self) -> Vec<(&'static str, usize)> {
+        Self::BUFFERS
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (b.name, self.field_bytes(i)))
+            .collect()
+    }
+
+    /// The layout of the slab without guards.
+    fn layout(&self) -> Result<Layout, SizeError> {
+        self.layout_with_guard(0)
+    }
+
+    /// Bytes of the slab: what one allocation of this arena takes (the end
+    /// of its last non-empty buffer). Allocates nothing.
+    fn slab_bytes(&self) -> Result<usize, SizeError> {
+        let mut cursor = Cursor::new(0);
+        let mut widest = 0usize;
+        for (i, info) in Self::BUFFERS.iter().enumerate() {
+            if !info.is_carved() {
+                continue;
+            }
+            let bytes = self.field_bytes(i);
+            if Self::ONE_OF {
+                widest = widest.max(bytes);
+            } else {
+                cursor
+                    .place(bytes, info.align_in(Self::ALIGN))
+                    .ok_or(SizeError::SlabOverflow {
+                        arena: Self::NAME,
+                        field: info.name,
+                    })?;
+            }
+        }
+        Ok(if Self::ONE_OF { widest } else { cursor.end() })
+    }
+
+    /// The layout with `guard` bytes after every top-level buffer.
+    fn layout_with_guard(&self, guard: usize) -> Result<Layout, SizeError> {
+        let mut cursor = Cursor::new(if Self::ONE_OF { 0 } else { guard });
+        let mut slab_bytes = 0usize;
+        let mut placements = Vec::with_capacity(Self::BUFFERS.len());
+        for (i, info) in Self::BUFFERS.iter().enumerate() {
+            if !info.is_carved() {
+                continue;
+            }
+            let bytes = self.field_bytes(i);
+            let align = info.align_in(Self::ALIGN);
+            let offset = if Self::ONE_OF {
+                slab_bytes = slab_bytes.max(bytes);
+                0
+            } else {
+                cursor.place(bytes, align).ok_or(SizeError::SlabOverflow {
+                    arena: Self::NAME,
+                    field: info.name,
+                })?
+            };
+            let nested = self.nested_layout(i).transpose()?.map(Box::new);
+            placements.push(Placement {
+                name: info.name,
+                offset,
+                bytes,
+                align,
+                nested,
+            });
+        }
+        if !Self::ONE_OF {
+            slab_bytes = cursor.end();
+        }
+        Ok(Layout {
+            arena: Self::NAME,
+            one_of: Self::ONE_OF,
+            slab_bytes,
+            placements,
+        })
+    }
+}
+
+/// Items generated code names by path. Not a public API: may change in any release.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::arith::{
+        Step, ToSize, add, ceil16, clamp, div, div_ceil, max, min, mul, rem, round_up, str_eq, sub,
+        to_size,
+    };
+    pub use crate::layout::{Carver, Host, Memory, alternative, cast};
+    pub use crate::levers::{bool_lever, parsed_lever};
+    pub use bytemuck::Pod;
+    pub use half::{bf16, f16};
+    pub use std::result::Result;
+    pub use std::vec::Vec;
+
+    /// Maps a nested field's type `Region<T>` to `T`.
+    #[diagnostic::on_unimplemented(
+        message = "a `nested(...)` field must have type `arena::Region<T>`, found `{Self}`",
+        label = "expected `Region<T>` where `T` derives `Arena`"
+    )]
+    pub trait RegionOf {
+        /// The nested arena.
+        type Inner;
+    }
+    impl<T> RegionOf for crate::Region<T> {
+        type Inner = T;
+    }
+
+    /// Checked sum of the total, naming the arena on overflow.
+    pub fn checked_total(
+        arena: &'static str,
+        parts: &[(&'static str, usize)],
+    ) -> Result<(), crate::SizeError> {
+        let mut acc = 0usize;
+        for &(field, bytes) in parts {
+            acc = acc
+                .checked_add(bytes)
+                .ok_or(crate::SizeError::SlabOverflow { arena, field })?;
+        }
+        Ok(())
+    }
+
+    /// Checks that a buffer holds a whole number of elements.
+    pub fn whole_elements(
+        arena: &'static str,
+        field: &'static str,
+        bytes: usize,
+        elem_bytes: usize,
+    ) -> Result<(), crate::SizeError> {
+        if elem_bytes > 1 && bytes % elem_bytes != 0 {
+            return Err(crate::SizeError::NotWholeElements {
+                arena,
+                field,
+                bytes,
+                elem_bytes,
+            });
+        }
+        Ok(())
+    }
+
+    /// Checks that a nested region holds its layout.
+    pub fn region_holds(
+        arena: &'static str,
+        field: &'static str,
+        region_bytes: usize,
+        inner_bytes: usize,
+    ) -> Result<(), crate::SizeError> {
+        if region_bytes < inner_bytes {
+            return Err(crate::SizeError::RegionTooSmall {
+                arena,
+                field,
+                region_bytes,
+                inner_bytes,
+            });
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,81 @@
+//! Static description of every field of a derived arena, for reports and checks.
+
+/// What a field of a derived arena is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FieldKind {
+    /// A buffer carved from the slab (`size =` or `shape =`).
+    Buffer,
+    /// A region holding a nested arena (`nested(...)`), itself carved.
+    Nested,
+    /// A number computed by a formula and not carved (`value =`).
+    Value,
+}
+
+/// Metadata of one field, as written in its `#[arena(...)]` attribute.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BufferInfo {
+    /// The field name.
+    pub name: &'static str,
+    /// Buffer, nested region or value.
+    pub kind: FieldKind,
+    /// The first line of the field's doc comment, or empty.
+    pub doc: &'static str,
+    /// The size formula as written (for `shape =`: the product spelled out).
+    pub formula: &'static str,
+    /// The element type's name (`bf16`, `f32`, `u8`, a user type, ...).
+    pub dtype: &'static str,
+    /// Bytes of one element.
+    pub elem_bytes: usize,
+    /// Alignment of one element.
+    pub elem_align: usize,
+    /// The logical shape, one formula per dimension; empty when not declared.
+    pub shape: &'static [&'static str],
+    /// The lever that must be on for the field to be non-zero.
+    pub lever: Option<&'static str>,
+    /// `when = ...`, as written.
+    pub when: Option<&'static str>,
+    /// `unless = ...`, as written.
+    pub unless: Option<&'static str>,
+    /// `trim = NAME`: the field is 0 while that condition holds.
+    pub trim: Option<&'static str>,
+    /// Whether the field counts in `total_bytes`.
+    pub in_total: bool,
+    /// Whether the buffer is zero-filled when allocated.
+    pub zeroed: bool,
+    /// The nested arena's type, for a nested region.
+    pub nested: Option<&'static str>,
+}
+
+impl BufferInfo {
+    /// Alignment of this field's start inside an arena aligned to `arena_align`.
+    pub const fn align_in(&self, arena_align: usize) -> usize {
+        if self.elem_align > arena_align {
+            self.elem_align
+        } else {
+            arena_align
+        }
+    }
+
+    /// Whether the field takes space in the slab.
+    pub const fn is_carved(&self) -> bool {
+        !matches!(self.kind, FieldKind::Value)
+    }
+
+    /// A short text of the field's gates, for reports: `lever X`, `when ...`.
+    pub fn condition(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(l) = self.lever {
+            parts.push(format!("lever {l}"));
+        }
+        if let Some(w) = self.when {
+            parts.push(format!("when {w}"));
+        }
+        if let Some(u) = self.unless {
+            parts.push(format!("unless {u}"));
+        }
+        if let Some(t) = self.trim {
+            parts.push(format!("trim {t}"));
+        }
+        parts.join("; ")
+    }
+}

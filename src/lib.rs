@@ -1,0 +1,11 @@
+//! Declare a GPU scratch arena once. See the README for the attribute reference.
+#![doc = include_str!("../README.md")]
+
+pub use arena_macros::Arena;
+pub use arena_runtime::{
+    Arena, BufferInfo, CarveError, Cursor, Fault, FieldKind, GUARD_BYTE, GuardError, Host,
+    HostSlab, Layout, LeverInfo, Levers, Memory, Placement, Region, SizeError, bf16, f16,
+};
+
+#[doc(hidden)]
+pub use arena_runtime::__private;
