@@ -592,6 +592,12 @@ fn inherent(m: &Model, body: TokenStream) -> TokenStream {
     let vis = &m.input.vis;
     let (all_decls, _) = param_list(m, true);
     let (req_decls, req_call) = param_list(m, false);
+    let req_names: Vec<_> = m
+        .params()
+        .iter()
+        .filter(|p| p.default.is_none())
+        .map(|p| &p.name)
+        .collect();
     let rt = rt();
     let table = doc_table(m);
     let with_doc = format!(
@@ -626,7 +632,7 @@ fn inherent(m: &Model, body: TokenStream) -> TokenStream {
             #[doc = #from_doc]
             #[allow(clippy::all)]
             #vis fn from_config(#(#req_decls),*) -> Self {
-                match Self::try_from_config(#(#req_call),*) {
+                match Self::try_from_config(#(#req_names),*) {
                     #rt::Result::Ok(v) => v,
                     #rt::Result::Err(e) => ::core::panic!("{}", e),
                 }
@@ -663,7 +669,7 @@ fn arena_impl(m: &Model, g: &Gen) -> TokenStream {
                 let short = f.ty_name();
                 (
                     quote!(::arena::FieldKind::Nested),
-                    quote!(<#it as ::arena::Arena>::ALIGN),
+                    quote!(<#it as ::arena::Arena>::REGION_ALIGN),
                     String::new(),
                     opt_str(Some(short)),
                 )

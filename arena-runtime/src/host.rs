@@ -115,7 +115,7 @@ impl<A: Arena> HostSlab<A> {
     /// names each buffer whose following bytes changed.
     pub fn with_guard(arena: A, guard: usize) -> Result<Self, CarveError> {
         let layout = arena.layout_with_guard(guard)?;
-        let mut bytes = AlignedBytes::zeroed(layout.slab_bytes, A::ALIGN.max(1));
+        let mut bytes = AlignedBytes::zeroed(layout.slab_bytes, A::REGION_ALIGN.max(1));
         // Carve once: every later `views()` carves the same immutable arena.
         arena.carve_with::<Host>(bytes.as_mut_slice(), guard)?;
         let mut slab = HostSlab {

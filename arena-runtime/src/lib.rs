@@ -49,6 +49,9 @@ pub trait Arena: Sized {
     const BUFFERS: &'static [BufferInfo];
     /// The levers the arena declares.
     const LEVERS: &'static [LeverInfo];
+    /// Alignment of the arena's region: [`Arena::ALIGN`] or the widest
+    /// element alignment of its buffers, whichever is larger.
+    const REGION_ALIGN: usize = region_align(Self::ALIGN, Self::BUFFERS);
 
     /// Typed views of every buffer, borrowed from one region.
     type Views<'a, M: Memory>
@@ -187,6 +190,19 @@ pub trait Arena: Sized {
             placements,
         })
     }
+}
+
+/// The larger of `align` and every buffer's element alignment.
+pub const fn region_align(align: usize, buffers: &[BufferInfo]) -> usize {
+    let mut out = align;
+    let mut i = 0;
+    while i < buffers.len() {
+        if buffers[i].elem_align > out {
+            out = buffers[i].elem_align;
+        }
+        i += 1;
+    }
+    out
 }
 
 /// Items generated code names by path. Not a public API: may change in any release.

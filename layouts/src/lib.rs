@@ -1,1 +1,13 @@
+//! Real arenas written with `#[derive(Arena)]`: the metrale arena
+//! ([`BufferSizes`]), the [`ModelConfig`] it is sized from, and `arena-report`.
 
+pub mod config;
+mod families;
+
+pub use config::{ConfigError, ModelConfig};
+pub mod sizes;
+pub mod splitk;
+pub mod sublayouts;
+
+pub use sizes::BufferSizes;
+pub use splitk::{SplitKPolicy, Target};

@@ -543,7 +543,7 @@ impl<'a> Lowerer<'a> {
     ) -> Option<Lowered> {
         use Ty::*;
         let rt = rt(span);
-        let fallible = a.fallible || b.fallible;
+        let mut fallible = a.fallible || b.fallible;
         let eq = match (a.ty, b.ty) {
             (Str, Ext) | (Ext, Str) => {
                 let (s, x) = if a.ty == Str {
@@ -560,6 +560,7 @@ impl<'a> Lowerer<'a> {
             (Int, Int) | (Int, Ext) | (Ext, Int) => {
                 let a = self.to_int(a, l)?;
                 let b = self.to_int(b, r)?;
+                fallible = a.fallible || b.fallible;
                 let (ac, bc) = (a.code, b.code);
                 quote_spanned!(span=> (#ac == #bc))
             }
