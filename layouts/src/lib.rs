@@ -11,3 +11,5 @@ pub mod sublayouts;
 
 pub use sizes::BufferSizes;
 pub use splitk::{SplitKPolicy, Target};
+mod chart;
+pub mod report;

@@ -1,0 +1,205 @@
+//! `arena-report`: how much GPU memory the metrale arena takes for a model at
+//! given serve limits, before the serve starts.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use arena::{Arena, Levers};
+use clap::{Parser, ValueEnum};
+use layouts::report::{self, Limits, SWEEPABLE, Sweep};
+use layouts::{BufferSizes, ModelConfig, SplitKPolicy, Target};
+
+/// The Qwen3-Next-80B-A3B config.json, used when no file is given.
+const EMBEDDED: &str = include_str!("../../configs/hf/Qwen__Qwen3-Next-80B-A3B-Thinking.json");
+const EMBEDDED_NAME: &str = "<embedded Qwen3-Next-80B-A3B config.json>";
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    Table,
+    Json,
+    Csv,
+}
+
+/// Reports the metrale arena of a model: every buffer's bytes, offset and formula.
+#[derive(Parser)]
+#[command(
+    name = "arena-report",
+    version,
+    after_help = "Examples:\n  arena-report\n  arena-report --config config.json --max-batch-tokens 16384 --format json\n  arena-report --sweep max_batch_tokens=256,1024,4096,16384 --chart arena.svg\n  arena-report --lever METRALE_FP8_ROWWISE=1 --sm-count 132 --splitk-policy auto"
+)]
+struct Cli {
+    /// A Hugging Face config.json (default: the embedded Qwen3-Next-80B-A3B).
+    #[arg(long, value_name = "FILE", conflicts_with = "model_config")]
+    config: Option<PathBuf>,
+    /// A ModelConfig JSON (this project's own form).
+    #[arg(long, value_name = "FILE")]
+    model_config: Option<PathBuf>,
+    /// Tokens of the largest forward pass (M).
+    #[arg(long, default_value_t = Limits::default().max_batch_tokens)]
+    max_batch_tokens: usize,
+    /// Longest sequence (S).
+    #[arg(long, default_value_t = Limits::default().max_seq_len)]
+    max_seq_len: usize,
+    /// KV-cache block size (B); 0 means 256 blocks per sequence.
+    #[arg(long, default_value_t = Limits::default().kv_block_size)]
+    kv_block_size: usize,
+    /// Largest decode batch (N).
+    #[arg(long, default_value_t = Limits::default().max_batch_size)]
+    max_batch_size: usize,
+    /// A lever value, NAME=VALUE; repeatable; wins over the environment.
+    #[arg(long = "lever", value_name = "NAME=VALUE")]
+    levers: Vec<String>,
+    /// Streaming multiprocessors of the target GPU.
+    #[arg(long, default_value_t = Target::DEFAULT.sm_count)]
+    sm_count: usize,
+    /// The target's declared split-K policy: legacy, auto, off or a split count.
+    #[arg(long, default_value = "legacy")]
+    splitk_policy: String,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    format: Format,
+    /// Sweep one serve limit: PARAM=V1,V2,... (e.g. max_batch_tokens=256,1024,4096).
+    #[arg(long, value_name = "PARAM=VALUES")]
+    sweep: Option<String>,
+    /// With --sweep: draw the arena's bytes against the swept value as an SVG.
+    #[arg(long, value_name = "FILE.svg", requires = "sweep")]
+    chart: Option<PathBuf>,
+}
+
+fn read(path: &PathBuf) -> Result<String, String> {
+    std::fs::read(path)
+        .map_err(|e| format!("{}: cannot read: {e}", path.display()))
+        .and_then(|bytes| {
+            String::from_utf8(bytes).map_err(|e| {
+                format!(
+                    "{}: not UTF-8 text (invalid byte at offset {})",
+                    path.display(),
+                    e.utf8_error().valid_up_to()
+                )
+            })
+        })
+}
+
+fn load(cli: &Cli) -> Result<(ModelConfig, String), String> {
+    if let Some(p) = &cli.model_config {
+        let name = p.display().to_string();
+        let c = ModelConfig::from_model_config_json(&read(p)?, &name).map_err(|e| e.to_string())?;
+        return Ok((c, name));
+    }
+    let (text, name) = match &cli.config {
+        Some(p) => (read(p)?, p.display().to_string()),
+        None => (EMBEDDED.to_owned(), EMBEDDED_NAME.to_owned()),
+    };
+    let c = ModelConfig::from_hf_config_json(&text, &name).map_err(|e| e.to_string())?;
+    Ok((c, name))
+}
+
+fn levers(cli: &Cli) -> Result<Levers, String> {
+    let known = BufferSizes::lever_names();
+    let mut levers = Levers::from_env(known.iter().copied());
+    for assignment in &cli.levers {
+        let Some((name, value)) = assignment.split_once('=') else {
+            return Err(format!("--lever {assignment:?}: expected NAME=VALUE"));
+        };
+        if !known.contains(&name) {
+            return Err(format!(
+                "--lever {name}: not a lever of this arena; known levers: {}",
+                known.join(", ")
+            ));
+        }
+        levers.set(name, value);
+    }
+    Ok(levers)
+}
+
+fn sweep_spec(spec: &str) -> Result<(String, Vec<usize>), String> {
+    let (param, values) = spec
+        .split_once('=')
+        .ok_or_else(|| format!("--sweep {spec:?}: expected PARAM=V1,V2,..."))?;
+    if !SWEEPABLE.contains(&param) {
+        return Err(format!(
+            "--sweep {param}: not a serve limit; one of {}",
+            SWEEPABLE.join(", ")
+        ));
+    }
+    let values = values
+        .split(',')
+        .map(|v| {
+            v.trim()
+                .parse::<usize>()
+                .map_err(|_| format!("--sweep {param}: {v:?} is not a non-negative integer"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((param.to_owned(), values))
+}
+
+fn run(cli: Cli) -> Result<String, String> {
+    let (config, source) = load(&cli)?;
+    let levers = levers(&cli)?;
+    let policy = SplitKPolicy::parse(&cli.splitk_policy).ok_or_else(|| {
+        format!(
+            "--splitk-policy {:?}: expected legacy, auto, off or a split count",
+            cli.splitk_policy
+        )
+    })?;
+    let target = Target {
+        sm_count: cli.sm_count,
+        declared_splitk: policy,
+    };
+    let limits = Limits {
+        max_batch_tokens: cli.max_batch_tokens,
+        max_seq_len: cli.max_seq_len,
+        kv_block_size: cli.kv_block_size,
+        max_batch_size: cli.max_batch_size,
+    };
+    let Some(spec) = &cli.sweep else {
+        let r = report::build(&config, limits, target, &levers, &source)?;
+        return Ok(match cli.format {
+            Format::Table => r.table(),
+            Format::Json => format!("{:#}\n", r.json()),
+            Format::Csv => r.csv(),
+        });
+    };
+    let (param, values) = sweep_spec(spec)?;
+    let mut points = Vec::new();
+    for v in values {
+        let l = limits
+            .with(&param, v)
+            .ok_or_else(|| format!("--sweep {param}: unknown"))?;
+        let r = report::build(&config, l, target, &levers, &source)
+            .map_err(|e| format!("{param}={v}: {e}"))?;
+        points.push((v, r));
+    }
+    let sweep = Sweep { param, points };
+    if let Some(path) = &cli.chart {
+        let title = format!(
+            "metrale arena of {} ({})",
+            config.model_type,
+            short(&source)
+        );
+        sweep.chart(path, &title)?;
+    }
+    Ok(match cli.format {
+        Format::Table => sweep.table(),
+        Format::Json => format!("{:#}\n", sweep.json()),
+        Format::Csv => sweep.csv(),
+    })
+}
+
+fn short(source: &str) -> &str {
+    source.rsplit('/').next().unwrap_or(source)
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(out) => {
+            print!("{out}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("arena-report: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

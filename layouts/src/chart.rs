@@ -1,0 +1,110 @@
+//! The sweep chart: arena bytes against a serve limit, stacked by buffer.
+
+use std::path::Path;
+
+use plotters::prelude::*;
+
+use crate::report::Sweep;
+
+const PALETTE: [RGBColor; 9] = [
+    RGBColor(31, 119, 180),
+    RGBColor(255, 127, 14),
+    RGBColor(44, 160, 44),
+    RGBColor(214, 39, 40),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(188, 189, 34),
+    RGBColor(127, 127, 127),
+];
+
+pub(crate) fn stacked(sweep: &Sweep, path: &Path, title: &str) -> Result<(), String> {
+    let fail = |e: String| format!("cannot draw chart {}: {e}", path.display());
+    if sweep.points.len() < 2 {
+        return Err(fail("a chart needs at least two swept values".into()));
+    }
+    let xs: Vec<f64> = sweep.points.iter().map(|(v, _)| *v as f64).collect();
+    let series = sweep.series();
+    let n = xs.len();
+    // Cumulative tops, bottom series first.
+    let mut tops: Vec<Vec<f64>> = Vec::new();
+    let mut acc = vec![0f64; n];
+    for (_, ys) in &series {
+        for (a, y) in acc.iter_mut().zip(ys) {
+            *a += *y as f64;
+        }
+        tops.push(acc.clone());
+    }
+    let max_bytes = acc.iter().copied().fold(0.0, f64::max).max(1.0);
+    let (unit, div) = if max_bytes >= (1u64 << 30) as f64 {
+        ("GiB", (1u64 << 30) as f64)
+    } else {
+        ("MiB", (1u64 << 20) as f64)
+    };
+    let (x0, x1) = (xs[0].min(xs[n - 1]), xs[0].max(xs[n - 1]));
+    let y1 = max_bytes / div * 1.08;
+    let root = SVGBackend::new(path, (1000, 620)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| fail(e.to_string()))?;
+    let log = x0 > 0.0 && x1 / x0 >= 8.0;
+    let caption = (title, ("sans-serif", 22));
+    macro_rules! draw {
+        ($chart:expr) => {{
+            let mut chart = $chart;
+            chart
+                .configure_mesh()
+                .x_desc(sweep.param.as_str())
+                .y_desc(format!("arena bytes ({unit})"))
+                .x_label_formatter(&|v| format!("{}", v.round() as u64))
+                .y_label_formatter(&|v| format!("{v:.1}"))
+                .draw()
+                .map_err(|e| fail(e.to_string()))?;
+            for (i, ((name, _), top)) in series.iter().zip(&tops).enumerate().rev() {
+                let color = PALETTE[i % PALETTE.len()];
+                chart
+                    .draw_series(
+                        AreaSeries::new(
+                            xs.iter().zip(top).map(|(x, y)| (*x, *y / div)),
+                            0.0,
+                            color.mix(0.85),
+                        )
+                        .border_style(color),
+                    )
+                    .map_err(|e| fail(e.to_string()))?
+                    .label(name.as_str())
+                    .legend(move |(x, y)| {
+                        Rectangle::new([(x, y - 6), (x + 14, y + 6)], color.filled())
+                    });
+            }
+            chart
+                .configure_series_labels()
+                .position(SeriesLabelPosition::UpperLeft)
+                .background_style(WHITE.mix(0.9))
+                .border_style(BLACK)
+                .draw()
+                .map_err(|e| fail(e.to_string()))?;
+        }};
+    }
+    let builder = || {
+        let mut b = ChartBuilder::on(&root);
+        b.caption(caption.0, caption.1)
+            .margin(16)
+            .x_label_area_size(50)
+            .y_label_area_size(70);
+        b
+    };
+    if log {
+        draw!(
+            builder()
+                .build_cartesian_2d((x0..x1).log_scale(), 0f64..y1)
+                .map_err(|e| fail(e.to_string()))?
+        );
+    } else {
+        draw!(
+            builder()
+                .build_cartesian_2d(x0..x1, 0f64..y1)
+                .map_err(|e| fail(e.to_string()))?
+        );
+    }
+    root.present().map_err(|e| fail(e.to_string()))?;
+    Ok(())
+}
