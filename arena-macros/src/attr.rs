@@ -5,7 +5,6 @@
 use proc_macro2::{Span, TokenStream, TokenTree};
 use syn::ext::IdentExt;
 use syn::parse::ParseStream;
-use syn::spanned::Spanned;
 use syn::{Attribute, Ident, LitBool, LitInt, Token};
 
 use crate::formula::{Formula, did_you_mean};

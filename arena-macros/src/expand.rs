@@ -771,12 +771,14 @@ fn arena_impl(m: &Model, g: &Gen) -> TokenStream {
         let n = l.name.to_string();
         quote!(out.push(#n);)
     });
-    let nested_levers = m.fields.iter().filter_map(|f| {
-        matches!(model::role(f), Some(Role::Nested { .. })).then(|| {
+    let nested_levers = m
+        .fields
+        .iter()
+        .filter(|f| matches!(model::role(f), Some(Role::Nested { .. })))
+        .map(|f| {
             let it = inner_type(f);
             quote!(<#it as ::arena::Arena>::collect_lever_names(out);)
-        })
-    });
+        });
     let carve = carve_body(m);
     let views = views_ident(m);
     quote! {

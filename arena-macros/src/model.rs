@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use proc_macro2::Span;
-use syn::{Data, DeriveInput, Fields, Ident};
+use syn::{Data, DeriveInput, Fields};
 
 use crate::attr::{
     DType, Errors, Field, Let, Lever, Param, StructAttrs, doc_lines, parse_field_attrs,
@@ -373,6 +373,9 @@ fn field_formulas<'f>(m: &'f Model, f: &'f Field) -> Vec<&'f Formula> {
     out
 }
 
+/// A node on the depth-first stack: its dependencies and the next one to visit.
+type Frame = (Node, Vec<(Node, Span)>, usize);
+
 fn order(m: &Model, errs: &mut Errors) -> Vec<Node> {
     let mut index: BTreeMap<String, Node> = BTreeMap::new();
     for (i, l) in m.lets().iter().enumerate() {
@@ -434,7 +437,7 @@ fn order(m: &Model, errs: &mut Errors) -> Vec<Node> {
         if state.get(&start).copied().unwrap_or(0) != 0 {
             continue;
         }
-        let mut stack: Vec<(Node, Vec<(Node, Span)>, usize)> = vec![(start, deps_of(start), 0)];
+        let mut stack: Vec<Frame> = vec![(start, deps_of(start), 0)];
         state.insert(start, 1);
         while let Some((node, deps, next)) = stack.last_mut() {
             if *next < deps.len() {
@@ -446,22 +449,20 @@ fn order(m: &Model, errs: &mut Errors) -> Vec<Node> {
                         let dd = deps_of(d);
                         stack.push((d, dd, 0));
                     }
-                    1 => {
-                        if !reported {
-                            reported = true;
-                            let pos = stack.iter().position(|(n, _, _)| *n == d).unwrap_or(0);
-                            let mut path: Vec<String> = stack[pos..]
-                                .iter()
-                                .map(|(n, _, _)| format!("`{}`", name_of(*n)))
-                                .collect();
-                            path.push(format!("`{}`", name_of(d)));
-                            let msg = if path.len() == 2 {
-                                format!("`{}` refers to itself", name_of(d))
-                            } else {
-                                format!("cycle in formulas: {}", path.join(" -> "))
-                            };
-                            errs.at(span, msg);
-                        }
+                    1 if !reported => {
+                        reported = true;
+                        let pos = stack.iter().position(|(n, _, _)| *n == d).unwrap_or(0);
+                        let mut path: Vec<String> = stack[pos..]
+                            .iter()
+                            .map(|(n, _, _)| format!("`{}`", name_of(*n)))
+                            .collect();
+                        path.push(format!("`{}`", name_of(d)));
+                        let msg = if path.len() == 2 {
+                            format!("`{}` refers to itself", name_of(d))
+                        } else {
+                            format!("cycle in formulas: {}", path.join(" -> "))
+                        };
+                        errs.at(span, msg);
                     }
                     _ => {}
                 }

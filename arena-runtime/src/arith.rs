@@ -171,7 +171,8 @@ mod tests {
     fn conversions() {
         assert_eq!(to_size(3u32), Ok(3));
         assert_eq!(to_size(-1i32), Err(Fault::DoesNotFit));
-        assert_eq!(to_size(&7usize), Ok(7));
+        let seven: &usize = &7;
+        assert_eq!(to_size(seven), Ok(7));
         assert!(str_eq(&String::from("glm"), "glm"));
         assert!(!str_eq("glm", "glm5"));
     }

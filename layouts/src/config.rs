@@ -537,11 +537,7 @@ impl ModelConfig {
                 .count();
         }
         let l = self.num_hidden_layers;
-        let attention = if self.full_attention_interval > 0 {
-            l / self.full_attention_interval
-        } else {
-            l
-        };
+        let attention = l.checked_div(self.full_attention_interval).unwrap_or(l);
         l - attention
     }
 }

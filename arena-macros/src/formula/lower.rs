@@ -93,13 +93,13 @@ impl<'a> Lowerer<'a> {
     /// Lowers `e` as a size (`usize`).
     pub fn int(&mut self, e: &Expr) -> Option<Lowered> {
         let l = self.lower(e)?;
-        self.to_int(l, e)
+        self.as_int(l, e)
     }
 
     /// Lowers `e` as a condition (`bool`).
     pub fn bool(&mut self, e: &Expr) -> Option<Lowered> {
         let l = self.lower(e)?;
-        self.to_bool(l, e)
+        self.as_bool(l, e)
     }
 
     /// Lowers `e` as a number or a condition, whichever it is; a plain Rust
@@ -108,11 +108,11 @@ impl<'a> Lowerer<'a> {
         let l = self.lower(e)?;
         match l.ty {
             Ty::Bool => Some(l),
-            _ => self.to_int(l, e),
+            _ => self.as_int(l, e),
         }
     }
 
-    fn to_int(&mut self, l: Lowered, e: &Expr) -> Option<Lowered> {
+    fn as_int(&mut self, l: Lowered, e: &Expr) -> Option<Lowered> {
         match l.ty {
             Ty::Int => Some(l),
             Ty::Ext => {
@@ -143,7 +143,7 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    fn to_bool(&mut self, l: Lowered, e: &Expr) -> Option<Lowered> {
+    fn as_bool(&mut self, l: Lowered, e: &Expr) -> Option<Lowered> {
         match l.ty {
             Ty::Bool | Ty::Ext => Some(Lowered { ty: Ty::Bool, ..l }),
             Ty::Opaque => self.fail(
@@ -323,10 +323,10 @@ impl<'a> Lowerer<'a> {
         use Ty::*;
         match (a.ty, b.ty) {
             (Int, Int) | (Bool, Bool) | (Ext, Ext) => Some((a, b)),
-            (Int, Ext) => Some((a, self.to_int(b, be)?)),
-            (Ext, Int) => Some((self.to_int(a, ae)?, b)),
-            (Bool, Ext) => Some((a, self.to_bool(b, be)?)),
-            (Ext, Bool) => Some((self.to_bool(a, ae)?, b)),
+            (Int, Ext) => Some((a, self.as_int(b, be)?)),
+            (Ext, Int) => Some((self.as_int(a, ae)?, b)),
+            (Bool, Ext) => Some((a, self.as_bool(b, be)?)),
+            (Ext, Bool) => Some((self.as_bool(a, ae)?, b)),
             (x, y) => self.fail(
                 be.loc,
                 format!(
@@ -558,8 +558,8 @@ impl<'a> Lowerer<'a> {
                 quote_spanned!(span=> (#ac == #bc))
             }
             (Int, Int) | (Int, Ext) | (Ext, Int) => {
-                let a = self.to_int(a, l)?;
-                let b = self.to_int(b, r)?;
+                let a = self.as_int(a, l)?;
+                let b = self.as_int(b, r)?;
                 fallible = a.fallible || b.fallible;
                 let (ac, bc) = (a.code, b.code);
                 quote_spanned!(span=> (#ac == #bc))

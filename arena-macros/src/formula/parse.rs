@@ -172,14 +172,11 @@ impl<'t> Parser<'t> {
 
     fn expr(&mut self, min_power: u8) -> PResult<Expr> {
         let mut lhs = self.unary()?;
-        loop {
-            let Some(Token {
-                tk: Tk::Op(op),
-                loc,
-            }) = self.peek()
-            else {
-                break;
-            };
+        while let Some(Token {
+            tk: Tk::Op(op),
+            loc,
+        }) = self.peek()
+        {
             let Some(bin) = BinOp::from_op(op) else {
                 break;
             };

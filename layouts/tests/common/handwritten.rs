@@ -59,7 +59,7 @@ pub fn sizes(
     } else {
         k_max * i
     };
-    let mb = if b > 0 { s / b + 1 } else { 256 };
+    let mb = s.checked_div(b).map_or(256, |q| q + 1);
     let kf = h.max(i);
     let dense = !moe;
     let rope = c.qk_rope_head_dim;
