@@ -156,6 +156,12 @@ impl<A: Arena> HostSlab<A> {
         self.bytes.as_slice()
     }
 
+    /// The whole slab as raw bytes: for copies to and from other memory.
+    /// Writing outside a buffer here is what [`HostSlab::check_guards`] catches.
+    pub fn as_bytes_mut(&mut self) -> &mut [u8] {
+        self.bytes.as_mut_slice()
+    }
+
     /// The bytes after each non-empty buffer up to the next one (or the slab's end).
     fn gaps(&self) -> Vec<(&'static str, usize, usize)> {
         let mut placed: Vec<_> = self

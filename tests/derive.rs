@@ -1,0 +1,343 @@
+//! Generated code at work: sizes, totals, offsets, levers, conditions, nested
+//! and one-of regions, overflow errors and host carving.
+
+use arena::{Arena, FieldKind, Fault, HostSlab, Levers, Region, SizeError, bf16};
+
+pub struct Cfg {
+    pub hidden: usize,
+    pub experts: usize,
+    pub kind: String,
+}
+
+fn cfg(hidden: usize, experts: usize) -> Cfg {
+    Cfg {
+        hidden,
+        experts,
+        kind: "dense".into(),
+    }
+}
+
+pub fn doubled(x: usize) -> usize {
+    2 * x
+}
+
+pub const FLOOR: usize = 256;
+
+#[derive(Arena, Debug, Clone, PartialEq)]
+#[arena(params(config: &Cfg, max_batch_tokens: usize as M, extra: usize = 7))]
+#[arena(lever(T_ON), lever(T_DEFAULT_ON, default = true))]
+#[arena(let h = config.hidden, let moe = config.experts > 0, let twice = doubled(M))]
+struct Basic {
+    /// Hidden states.
+    #[arena(shape = [M, h], dtype = bf16)]
+    hidden: usize,
+    #[arena(size = "max(4 * M, crate::FLOOR)", dtype = u32)]
+    ids: usize,
+    #[arena(size = 3)]
+    odd: usize,
+    #[arena(shape = [M, config.experts], dtype = f32, when = moe)]
+    router: usize,
+    #[arena(size = 64, unless = moe)]
+    dense_only: usize,
+    #[arena(size = twice + extra, lever = T_ON)]
+    levered: usize,
+    #[arena(size = 128, lever = T_DEFAULT_ON)]
+    default_on: usize,
+    #[arena(size = if config.kind == "dense" { 32 } else { 0 })]
+    by_string: usize,
+    #[arena(size = hidden / 2, not_in_total, zeroed)]
+    derived: usize,
+    #[arena(value = hidden + ids)]
+    hidden_and_ids: usize,
+    #[arena(value = moe)]
+    is_moe: bool,
+}
+
+fn basic(c: &Cfg, m: usize, levers: &Levers) -> Basic {
+    Basic::try_from_config_with(levers, c, m, 7).unwrap()
+}
+
+#[test]
+fn sizes_and_total() {
+    let b = basic(&cfg(16, 0), 10, &Levers::new());
+    assert_eq!(b.hidden, 2 * 10 * 16);
+    assert_eq!(b.ids, 256);
+    assert_eq!(b.odd, 3);
+    assert_eq!(b.router, 0, "`when` false");
+    assert_eq!(b.dense_only, 64, "`unless` false");
+    assert_eq!(b.levered, 0, "lever unset is off");
+    assert_eq!(b.default_on, 128, "lever unset takes its default");
+    assert_eq!(b.by_string, 32);
+    assert_eq!(b.derived, 160, "a field's formula reads another field");
+    assert_eq!(b.hidden_and_ids, 320 + 256);
+    assert!(!b.is_moe);
+    assert_eq!(b.total_bytes(), 320 + 256 + 3 + 64 + 128 + 32);
+    let moe = basic(&cfg(16, 4), 10, &Levers::new());
+    assert_eq!(moe.router, 4 * 10 * 4);
+    assert_eq!(moe.dense_only, 0);
+    assert!(moe.is_moe);
+}
+
+#[test]
+fn defaults_and_the_environment_free_variant() {
+    // try_from_config reads the environment; the test names levers no one sets.
+    let b = Basic::try_from_config(&cfg(16, 0), 10).unwrap();
+    assert_eq!(b, basic(&cfg(16, 0), 10, &Levers::new()));
+    assert_eq!(Basic::from_config(&cfg(16, 0), 10), b);
+    let mut names = Basic::lever_names();
+    names.sort_unstable();
+    assert_eq!(names, ["T_DEFAULT_ON", "T_ON"]);
+}
+
+#[test]
+fn levers_through_a_snapshot() {
+    let on = Levers::new().with("T_ON", "1").with("T_DEFAULT_ON", "0");
+    let b = basic(&cfg(16, 0), 10, &on);
+    assert_eq!(b.levered, 20 + 7);
+    assert_eq!(b.default_on, 0);
+    for bad in ["yes", " 1", "2", "true", ""] {
+        let l = Levers::new().with("T_ON", bad);
+        let err = Basic::try_from_config_with(&l, &cfg(16, 0), 10, 7).unwrap_err();
+        assert!(matches!(err, SizeError::Lever { lever: "T_ON", .. }), "{err}");
+    }
+}
+
+#[test]
+fn offsets_are_aligned_and_zero_size_takes_no_space() {
+    let b = basic(&cfg(16, 0), 10, &Levers::new());
+    let l = b.layout().unwrap();
+    assert_eq!(l.offset_of("hidden"), Some(0));
+    assert_eq!(l.offset_of("ids"), Some(512));
+    assert_eq!(l.offset_of("odd"), Some(768));
+    // router is 0 bytes: it sits at the cursor and the next buffer is not pushed.
+    assert_eq!(l.offset_of("dense_only"), Some(1024));
+    for p in &l.placements {
+        if p.bytes > 0 {
+            assert_eq!(p.offset % 256, 0, "{}", p.name);
+        }
+    }
+    assert!(l.get("hidden_and_ids").is_none(), "value fields are not carved");
+    assert_eq!(l.slab_bytes, b.slab_bytes().unwrap());
+    let last = l.placements.iter().filter(|p| p.bytes > 0).max_by_key(|p| p.offset).unwrap();
+    assert_eq!(l.slab_bytes, last.end());
+}
+
+#[test]
+fn metadata() {
+    let info = &Basic::BUFFERS[0];
+    assert_eq!(info.name, "hidden");
+    assert_eq!(info.doc, "Hidden states.");
+    assert_eq!(info.formula, "2 * M * h");
+    assert_eq!(info.shape, ["M", "h"]);
+    assert_eq!(info.dtype, "bf16");
+    assert_eq!(info.elem_bytes, 2);
+    let ids = &Basic::BUFFERS[1];
+    assert_eq!(ids.formula, "max(4 * M, crate::FLOOR)");
+    let levered = Basic::BUFFERS.iter().find(|b| b.name == "levered").unwrap();
+    assert_eq!(levered.lever, Some("T_ON"));
+    let derived = Basic::BUFFERS.iter().find(|b| b.name == "derived").unwrap();
+    assert!(!derived.in_total && derived.zeroed);
+    let value = Basic::BUFFERS.iter().find(|b| b.name == "is_moe").unwrap();
+    assert_eq!(value.kind, FieldKind::Value);
+    assert_eq!(Basic::LEVERS.len(), 2);
+}
+
+#[derive(Arena, Debug, Clone, PartialEq)]
+#[arena(params(rows: usize as R), align = 1)]
+struct Inner {
+    #[arena(shape = [R], dtype = u32)]
+    a: usize,
+    #[arena(shape = [R], dtype = i64)]
+    b: usize,
+}
+
+#[derive(Arena, Debug, Clone, PartialEq)]
+#[arena(params(rows: usize as R), one_of)]
+struct Choice {
+    #[arena(nested(R))]
+    small: Region<Inner>,
+    #[arena(nested(2 * R))]
+    big: Region<Inner>,
+    #[arena(shape = [R], dtype = f32)]
+    plain: usize,
+}
+
+#[derive(Arena, Debug, Clone, PartialEq)]
+#[arena(params(rows: usize as R, on: bool))]
+struct Outer {
+    #[arena(size = 10)]
+    head: usize,
+    #[arena(nested(R))]
+    inner: Region<Inner>,
+    #[arena(nested(R), size = max(4096, inner))]
+    floored: Region<Choice>,
+    #[arena(nested(R), when = on)]
+    gated: Region<Inner>,
+    #[arena(shape = [R], dtype = bf16)]
+    tail: usize,
+}
+
+#[test]
+fn nested_and_one_of() {
+    let o = Outer::try_from_config_with(&Levers::new(), 3, true).unwrap();
+    // Inner: a = 12 bytes at 0, b at 16 (i64 alignment), 24 bytes: slab 40.
+    assert_eq!(o.inner.bytes, 40);
+    assert_eq!(o.inner.inner.layout().unwrap().offset_of("b"), Some(16));
+    // Choice: the max of its alternatives: big = Inner(6) = 24 + 48 = 72.
+    assert_eq!(o.floored.inner.slab_bytes().unwrap(), 72);
+    assert_eq!(o.floored.bytes, 4096);
+    assert_eq!(o.gated.bytes, 40);
+    let off = Outer::try_from_config_with(&Levers::new(), 3, false).unwrap();
+    assert_eq!(off.gated.bytes, 0);
+    assert_eq!(off.gated.inner, Inner { a: 0, b: 0 }, "a gated-off nested arena is empty");
+    assert_eq!(o.total_bytes(), 10 + 40 + 4096 + 40 + 6);
+    let l = o.layout().unwrap();
+    let choice = l.get("floored").unwrap().nested.as_ref().unwrap();
+    assert!(choice.one_of);
+    assert!(choice.placements.iter().all(|p| p.offset == 0));
+}
+
+#[test]
+fn host_carving_of_nested_and_one_of() {
+    let o = Outer::try_from_config_with(&Levers::new(), 3, true).unwrap();
+    let mut slab = HostSlab::new(o).unwrap();
+    let mut v = slab.views();
+    v.head.copy_from_slice(&[1; 10]);
+    v.inner.a.copy_from_slice(&[7, 8, 9]);
+    v.inner.b[2] = -5;
+    v.tail.fill(bf16::from_f32(2.0));
+    {
+        let mut small = v.floored.small();
+        small.a[0] = 42;
+    }
+    {
+        // The same region seen through another alternative.
+        let plain = v.floored.plain();
+        assert_eq!(plain[0].to_bits(), 42);
+        plain[1] = 1.5;
+    }
+    let big = v.floored.big();
+    assert_eq!(big.a.len(), 6);
+    assert_eq!(big.b.len(), 6);
+    assert_eq!(v.gated.a.len(), 3);
+    let bytes = slab.as_bytes();
+    let l = slab.layout().clone();
+    let inner_off = l.offset_of("inner").unwrap();
+    assert_eq!(&bytes[inner_off..inner_off + 4], &7u32.to_ne_bytes());
+    assert_eq!(&bytes[..10], &[1; 10]);
+}
+
+#[derive(Arena, Debug)]
+#[arena(params(n: usize))]
+struct Overflowing {
+    #[arena(size = n * n)]
+    square: usize,
+    #[arena(size = n - 1)]
+    minus: usize,
+}
+
+#[test]
+fn overflow_names_the_buffer_and_formula() {
+    let e = Overflowing::try_from_config_with(&Levers::new(), usize::MAX / 2 + 1).unwrap_err();
+    assert_eq!(
+        e,
+        SizeError::Formula {
+            arena: "Overflowing",
+            item: "square",
+            formula: "n * n",
+            fault: Fault::Overflow
+        }
+    );
+    assert_eq!(e.to_string(), "`Overflowing.square`: formula `n * n` overflows usize");
+    let e = Overflowing::try_from_config_with(&Levers::new(), 0).unwrap_err();
+    assert!(matches!(e, SizeError::Formula { item: "minus", fault: Fault::Underflow, .. }));
+    let ok = Overflowing::try_from_config_with(&Levers::new(), 1 << 31).unwrap();
+    assert_eq!(ok.square, 1 << 62);
+}
+
+#[test]
+#[should_panic(expected = "`Overflowing.square`: formula `n * n` overflows usize")]
+fn from_config_panics_with_the_message() {
+    let _ = Overflowing::from_config(usize::MAX);
+}
+
+#[derive(Arena, Debug)]
+#[arena(params(n: usize))]
+struct TotalOverflow {
+    #[arena(size = n)]
+    a: usize,
+    #[arena(size = n)]
+    b: usize,
+}
+
+#[test]
+fn total_overflow_is_an_error() {
+    let e = TotalOverflow::try_from_config_with(&Levers::new(), usize::MAX / 2 + 1).unwrap_err();
+    assert!(matches!(e, SizeError::SlabOverflow { field: "b", .. }), "{e}");
+}
+
+#[derive(Arena, Debug)]
+#[arena(params(n: usize))]
+struct Ragged {
+    #[arena(size = n, dtype = f32)]
+    a: usize,
+}
+
+#[test]
+fn a_size_must_hold_whole_elements() {
+    assert!(Ragged::try_from_config_with(&Levers::new(), 8).is_ok());
+    let e = Ragged::try_from_config_with(&Levers::new(), 6).unwrap_err();
+    assert_eq!(e.to_string(), "`Ragged.a`: 6 bytes is not a whole number of 4-byte elements");
+}
+
+#[derive(Arena, Debug)]
+#[arena(params(n: usize))]
+#[arena(let trim = n > 100)]
+struct Trimmed {
+    #[arena(size = n, trim = trim)]
+    a: usize,
+    #[arena(size = 2 * n, trim = trim)]
+    b: usize,
+    #[arena(size = 5)]
+    c: usize,
+    #[arena(value = trimmed(trim))]
+    removed: usize,
+}
+
+#[test]
+fn trim_zeroes_its_fields_and_counts_them() {
+    let small = Trimmed::try_from_config_with(&Levers::new(), 10).unwrap();
+    assert_eq!((small.a, small.b, small.removed), (10, 20, 0));
+    let big = Trimmed::try_from_config_with(&Levers::new(), 1000).unwrap();
+    assert_eq!((big.a, big.b, big.c, big.removed), (0, 0, 5, 3000));
+}
+
+#[derive(Arena, Debug)]
+#[arena(params(n: usize))]
+struct Guarded {
+    #[arena(shape = [n], dtype = u32)]
+    first: usize,
+    #[arena(shape = [n], dtype = u32)]
+    second: usize,
+}
+
+#[test]
+fn guard_bands_name_the_buffer_that_overran() {
+    let g = Guarded::try_from_config_with(&Levers::new(), 4).unwrap();
+    let mut slab = HostSlab::with_guard(g, 64).unwrap();
+    assert!(slab.check_guards().is_ok());
+    let l = slab.layout().clone();
+    assert!(l.offset_of("second").unwrap() >= 16 + 64);
+    let views = slab.views();
+    views.first.fill(1);
+    views.second.fill(2);
+    drop(views);
+    assert!(slab.check_guards().is_ok(), "writes inside the views keep the guards");
+    // One element past the end of `first`, as a kernel with an off-by-one
+    // would write it: through the raw slab, since a view cannot.
+    let end = l.get("first").unwrap().end();
+    slab.as_bytes_mut()[end..end + 4].copy_from_slice(&9u32.to_ne_bytes());
+    let err = slab.check_guards().unwrap_err();
+    assert_eq!(err.overrun, ["first"]);
+    assert_eq!(err.to_string(), "`Guarded`: guard overwritten after `first`");
+}
