@@ -1,7 +1,7 @@
 //! Generated code at work: sizes, totals, offsets, levers, conditions, nested
 //! and one-of regions, overflow errors and host carving.
 
-use arena::{Arena, FieldKind, Fault, HostSlab, Levers, Region, SizeError, bf16};
+use arena::{Arena, Fault, FieldKind, HostSlab, Levers, Region, SizeError, bf16};
 
 pub struct Cfg {
     pub hidden: usize,
@@ -98,7 +98,10 @@ fn levers_through_a_snapshot() {
     for bad in ["yes", " 1", "2", "true", ""] {
         let l = Levers::new().with("T_ON", bad);
         let err = Basic::try_from_config_with(&l, &cfg(16, 0), 10, 7).unwrap_err();
-        assert!(matches!(err, SizeError::Lever { lever: "T_ON", .. }), "{err}");
+        assert!(
+            matches!(err, SizeError::Lever { lever: "T_ON", .. }),
+            "{err}"
+        );
     }
 }
 
@@ -116,9 +119,17 @@ fn offsets_are_aligned_and_zero_size_takes_no_space() {
             assert_eq!(p.offset % 256, 0, "{}", p.name);
         }
     }
-    assert!(l.get("hidden_and_ids").is_none(), "value fields are not carved");
+    assert!(
+        l.get("hidden_and_ids").is_none(),
+        "value fields are not carved"
+    );
     assert_eq!(l.slab_bytes, b.slab_bytes().unwrap());
-    let last = l.placements.iter().filter(|p| p.bytes > 0).max_by_key(|p| p.offset).unwrap();
+    let last = l
+        .placements
+        .iter()
+        .filter(|p| p.bytes > 0)
+        .max_by_key(|p| p.offset)
+        .unwrap();
     assert_eq!(l.slab_bytes, last.end());
 }
 
@@ -189,7 +200,11 @@ fn nested_and_one_of() {
     assert_eq!(o.gated.bytes, 40);
     let off = Outer::try_from_config_with(&Levers::new(), 3, false).unwrap();
     assert_eq!(off.gated.bytes, 0);
-    assert_eq!(off.gated.inner, Inner { a: 0, b: 0 }, "a gated-off nested arena is empty");
+    assert_eq!(
+        off.gated.inner,
+        Inner { a: 0, b: 0 },
+        "a gated-off nested arena is empty"
+    );
     assert_eq!(o.total_bytes(), 10 + 40 + 4096 + 40 + 6);
     let l = o.layout().unwrap();
     let choice = l.get("floored").unwrap().nested.as_ref().unwrap();
@@ -248,9 +263,19 @@ fn overflow_names_the_buffer_and_formula() {
             fault: Fault::Overflow
         }
     );
-    assert_eq!(e.to_string(), "`Overflowing.square`: formula `n * n` overflows usize");
+    assert_eq!(
+        e.to_string(),
+        "`Overflowing.square`: formula `n * n` overflows usize"
+    );
     let e = Overflowing::try_from_config_with(&Levers::new(), 0).unwrap_err();
-    assert!(matches!(e, SizeError::Formula { item: "minus", fault: Fault::Underflow, .. }));
+    assert!(matches!(
+        e,
+        SizeError::Formula {
+            item: "minus",
+            fault: Fault::Underflow,
+            ..
+        }
+    ));
     let ok = Overflowing::try_from_config_with(&Levers::new(), 1 << 31).unwrap();
     assert_eq!(ok.square, 1 << 62);
 }
@@ -273,7 +298,10 @@ struct TotalOverflow {
 #[test]
 fn total_overflow_is_an_error() {
     let e = TotalOverflow::try_from_config_with(&Levers::new(), usize::MAX / 2 + 1).unwrap_err();
-    assert!(matches!(e, SizeError::SlabOverflow { field: "b", .. }), "{e}");
+    assert!(
+        matches!(e, SizeError::SlabOverflow { field: "b", .. }),
+        "{e}"
+    );
 }
 
 #[derive(Arena, Debug)]
@@ -287,7 +315,10 @@ struct Ragged {
 fn a_size_must_hold_whole_elements() {
     assert!(Ragged::try_from_config_with(&Levers::new(), 8).is_ok());
     let e = Ragged::try_from_config_with(&Levers::new(), 6).unwrap_err();
-    assert_eq!(e.to_string(), "`Ragged.a`: 6 bytes is not a whole number of 4-byte elements");
+    assert_eq!(
+        e.to_string(),
+        "`Ragged.a`: 6 bytes is not a whole number of 4-byte elements"
+    );
 }
 
 #[derive(Arena, Debug)]
@@ -332,12 +363,18 @@ fn guard_bands_name_the_buffer_that_overran() {
     views.first.fill(1);
     views.second.fill(2);
     drop(views);
-    assert!(slab.check_guards().is_ok(), "writes inside the views keep the guards");
+    assert!(
+        slab.check_guards().is_ok(),
+        "writes inside the views keep the guards"
+    );
     // One element past the end of `first`, as a kernel with an off-by-one
     // would write it: through the raw slab, since a view cannot.
     let end = l.get("first").unwrap().end();
     slab.as_bytes_mut()[end..end + 4].copy_from_slice(&9u32.to_ne_bytes());
     let err = slab.check_guards().unwrap_err();
     assert_eq!(err.overrun, ["first"]);
-    assert_eq!(err.to_string(), "`Guarded`: guard overwritten after `first`");
+    assert_eq!(
+        err.to_string(),
+        "`Guarded`: guard overwritten after `first`"
+    );
 }

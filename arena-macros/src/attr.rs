@@ -124,6 +124,9 @@ pub struct FieldAttrs {
     pub nested: Slot<Vec<Formula>>,
     pub trim: Slot<Ident>,
     pub value: Slot<Formula>,
+    /// An item failed to parse or had an unknown key: the field's intent is
+    /// unknown, so rules about missing keys are not checked.
+    pub incomplete: bool,
 }
 
 pub struct Field<'a> {
@@ -196,7 +199,7 @@ fn each_item(
     attr: &Attribute,
     errs: &mut Errors,
     mut item: impl FnMut(ParseStream, &mut Errors) -> syn::Result<()>,
-) {
+) -> bool {
     let res = attr.parse_args_with(|input: ParseStream| {
         while !input.is_empty() {
             item(input, errs)?;
@@ -207,8 +210,12 @@ fn each_item(
         }
         Ok(())
     });
-    if let Err(e) = res {
-        errs.push(e);
+    match res {
+        Ok(()) => true,
+        Err(e) => {
+            errs.push(e);
+            false
+        }
     }
 }
 
@@ -287,12 +294,16 @@ pub fn parse_struct_attrs(attrs: &[Attribute], errs: &mut Errors) -> StructAttrs
                         content.parse::<Token![=]>()?;
                         match opt.to_string().as_str() {
                             "default" if lever.default.is_none() => {
-                                lever.default = Some(content.parse::<LitBool>().map_err(|e| {
-                                    syn::Error::new(
-                                        e.span(),
-                                        "a lever's `default` is `true` or `false`",
-                                    )
-                                })?)
+                                match content.parse::<LitBool>() {
+                                    Ok(b) => lever.default = Some(b),
+                                    Err(e) => {
+                                        errs.at(
+                                            e.span(),
+                                            "a lever's `default` is `true` or `false`",
+                                        );
+                                        let _ = formula_tokens(&content)?;
+                                    }
+                                }
                             }
                             "parse" if lever.parse.is_none() => {
                                 lever.parse = Some(content.parse()?)
@@ -390,8 +401,9 @@ fn dtype(input: ParseStream) -> syn::Result<DType> {
 
 pub fn parse_field_attrs(attrs: &[Attribute], errs: &mut Errors) -> FieldAttrs {
     let mut out = FieldAttrs::default();
+    let mut incomplete = false;
     for attr in attrs.iter().filter(|a| is_arena(a)) {
-        each_item(attr, errs, |input, errs| {
+        incomplete |= !each_item(attr, errs, |input, errs| {
             let key = input.call(Ident::parse_any)?;
             match key.to_string().as_str() {
                 // size = formula (bytes)
@@ -469,11 +481,13 @@ pub fn parse_field_attrs(attrs: &[Attribute], errs: &mut Errors) -> FieldAttrs {
                 _ => {
                     unknown_key(&key, &FIELD_KEYS, "field", errs);
                     skip_value(input)?;
+                    out.incomplete = true;
                 }
             }
             Ok(())
         });
     }
+    out.incomplete |= incomplete;
     out
 }
 

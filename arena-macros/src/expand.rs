@@ -26,6 +26,9 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
         errs.push(e);
     }
     if !errs.is_empty() {
+        if !model.input.generics.params.is_empty() {
+            return errs.into_compile_errors();
+        }
         let stubs = stubs(&model);
         let errors = errs.into_compile_errors();
         return quote!(#errors #stubs);
@@ -149,6 +152,20 @@ impl<'m, 'a> Gen<'m, 'a> {
         }
         all.extend(m.lets().iter().map(|l| l.name.to_string()));
         all.extend(m.fields.iter().map(|f| f.ident.to_string()));
+        // Placeholders, replaced as each let and field is computed; only a
+        // name on a cycle (already reported) is read before that.
+        for name in m
+            .lets()
+            .iter()
+            .map(|l| &l.name)
+            .chain(m.fields.iter().map(|f| &f.ident))
+        {
+            names.entry(name.to_string()).or_insert(Binding {
+                ty: Ty::Ext,
+                local: name.clone(),
+                what: format!("`{name}`"),
+            });
+        }
         let mut trims: HashMap<String, Vec<Ident>> = HashMap::new();
         for f in &m.fields {
             if let Some(t) = f.attrs.trim.get() {

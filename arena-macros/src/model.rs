@@ -216,6 +216,7 @@ fn check_field(m: &Model, f: &Field, errs: &mut Errors) {
         .filter_map(|(k, s)| s.map(|s| (*k, s)))
         .collect();
     match given.as_slice() {
+        [] if a.incomplete => {}
         [] => errs.at(
             name.span(),
             format!(
@@ -233,6 +234,12 @@ fn check_field(m: &Model, f: &Field, errs: &mut Errors) {
         errs.at(
             s,
             format!("`shape` needs a `dtype` to give the element size of field `{name}`"),
+        );
+    }
+    if a.nested.get().is_some() && !is_region(f.ty) {
+        errs.at(
+            syn::spanned::Spanned::span(f.ty),
+            format!("a `nested(...)` field has type `arena::Region<T>`, where `T` derives `Arena`; `{}` is not", f.ident),
         );
     }
     if a.nested.get().is_some() {
@@ -475,4 +482,15 @@ fn order(m: &Model, errs: &mut Errors) -> Vec<Node> {
         }
     }
     out
+}
+
+/// Whether a type is spelled `Region<T>` (any path ending in `Region` with one type argument).
+fn is_region(ty: &syn::Type) -> bool {
+    let syn::Type::Path(p) = ty else {
+        return false;
+    };
+    p.path.segments.last().is_some_and(|seg| {
+        seg.ident == "Region"
+            && matches!(&seg.arguments, syn::PathArguments::AngleBracketed(a) if a.args.len() == 1)
+    })
 }

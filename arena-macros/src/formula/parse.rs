@@ -413,6 +413,19 @@ pub fn parse(toks: &[Token], end: Loc) -> Result<Expr, FError> {
     }
     let mut p = Parser { toks, pos: 0, end };
     let e = p.expr(0)?;
+    if let Some(
+        t @ Token {
+            tk: Tk::Ident(kw), ..
+        },
+    ) = p.peek()
+    {
+        if is_unsupported_keyword(kw) {
+            return Err(FError::new(
+                t.loc,
+                format!("unsupported syntax: `{kw}` in a formula; sizes are `usize` already"),
+            ));
+        }
+    }
     if let Some(t) = p.peek() {
         return Err(FError::new(
             t.loc,

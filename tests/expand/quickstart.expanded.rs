@@ -1,0 +1,573 @@
+// The code `#[derive(Arena)]` generates for `Scratch` in examples/quickstart.rs.
+// Regenerate: ARENA_BLESS=1 cargo test -p arena-macros snapshot
+
+impl Scratch {
+    /**Sizes every field of [`Scratch`] from its formula, with levers taken from `levers`.
+
+| field | bytes | condition |
+|---|---|---|
+| `hidden_states` | `2 * M * h` |  |
+| `mlp_up` | `2 * ceil16(M) * K` |  |
+| `router_logits` | `if config.num_experts > 0 { 4 * M * config.num_experts } else { 256 }` |  |
+| `router_in_f32` | `4 * M * h` | lever `DEMO_FP32_ROUTER`; when `config.num_experts > 0` |
+| `fp8_scales` | `ceil16(M) * div_ceil(K, 128) * 4` | lever `DEMO_FP8_SCALES` |
+| `logits` | `2 * min(M, 256) * config.vocab_size` |  |
+| `norm_unit_w` | `2 * h` | not in total; zeroed |
+
+# Errors
+
+A [`SizeError`](::arena::SizeError) naming the field and its formula when a formula overflows, divides by zero or a lever value is malformed.*/
+    #[allow(
+        non_snake_case,
+        unused_variables,
+        unused_parens,
+        clippy::all,
+        clippy::pedantic
+    )]
+    pub fn try_from_config_with(
+        __arena_levers: &::arena::Levers,
+        config: &ModelConfig,
+        max_batch_tokens: usize,
+    ) -> ::arena::__private::Result<Self, ::arena::SizeError> {
+        let M = max_batch_tokens;
+        let DEMO_FP8_SCALES: bool = ::arena::__private::bool_lever(
+            __arena_levers,
+            "DEMO_FP8_SCALES",
+            false,
+        )?;
+        let DEMO_FP32_ROUTER: bool = ::arena::__private::bool_lever(
+            __arena_levers,
+            "DEMO_FP32_ROUTER",
+            true,
+        )?;
+        let __arena_struct_on: bool = true;
+        let h: usize = (|| -> ::arena::__private::Result<usize, ::arena::Fault> {
+            ::arena::__private::Result::Ok(
+                ::arena::__private::to_size(config.hidden_size)?,
+            )
+        })()
+            .map_err(|__arena_fault| ::arena::SizeError::formula(
+                "Scratch",
+                "h",
+                "config.hidden_size",
+                __arena_fault,
+            ))?;
+        let K: usize = (|| -> ::arena::__private::Result<usize, ::arena::Fault> {
+            ::arena::__private::Result::Ok(
+                ::arena::__private::max(
+                    h,
+                    ::arena::__private::to_size(config.intermediate_size)?,
+                ),
+            )
+        })()
+            .map_err(|__arena_fault| ::arena::SizeError::formula(
+                "Scratch",
+                "K",
+                "max(h, config.intermediate_size)",
+                __arena_fault,
+            ))?;
+        let __arena_on_hidden_states: bool = __arena_struct_on;
+        let __arena_raw_hidden_states: usize = if __arena_on_hidden_states {
+            (|| -> ::arena::__private::Result<usize, ::arena::Fault> {
+                ::arena::__private::Result::Ok(
+                    ::arena::__private::mul(
+                        ::arena::__private::mul(
+                            ::core::mem::size_of::<::arena::__private::bf16>(),
+                            M,
+                        )?,
+                        h,
+                    )?,
+                )
+            })()
+                .map_err(|__arena_fault| ::arena::SizeError::formula(
+                    "Scratch",
+                    "hidden_states",
+                    "2 * M * h",
+                    __arena_fault,
+                ))?
+        } else {
+            0usize
+        };
+        let hidden_states: usize = __arena_raw_hidden_states;
+        let __arena_on_mlp_up: bool = __arena_struct_on;
+        let __arena_raw_mlp_up: usize = if __arena_on_mlp_up {
+            (|| -> ::arena::__private::Result<usize, ::arena::Fault> {
+                ::arena::__private::Result::Ok(
+                    ::arena::__private::mul(
+                        ::arena::__private::mul(
+                            ::core::mem::size_of::<::arena::__private::bf16>(),
+                            ::arena::__private::ceil16(M)?,
+                        )?,
+                        K,
+                    )?,
+                )
+            })()
+                .map_err(|__arena_fault| ::arena::SizeError::formula(
+                    "Scratch",
+                    "mlp_up",
+                    "2 * ceil16(M) * K",
+                    __arena_fault,
+                ))?
+        } else {
+            0usize
+        };
+        let mlp_up: usize = __arena_raw_mlp_up;
+        let __arena_on_router_logits: bool = __arena_struct_on;
+        let __arena_raw_router_logits: usize = if __arena_on_router_logits {
+            (|| -> ::arena::__private::Result<usize, ::arena::Fault> {
+                ::arena::__private::Result::Ok(
+                    (if (::arena::__private::to_size(config.num_experts)? > 0usize) {
+                        ::arena::__private::mul(
+                            ::arena::__private::mul(4usize, M)?,
+                            ::arena::__private::to_size(config.num_experts)?,
+                        )?
+                    } else {
+                        256usize
+                    }),
+                )
+            })()
+                .map_err(|__arena_fault| ::arena::SizeError::formula(
+                    "Scratch",
+                    "router_logits",
+                    "if config.num_experts > 0 { 4 * M * config.num_experts } else { 256 }",
+                    __arena_fault,
+                ))?
+        } else {
+            0usize
+        };
+        let router_logits: usize = __arena_raw_router_logits;
+        let __arena_on_router_in_f32: bool = __arena_struct_on && DEMO_FP32_ROUTER
+            && (|| -> ::arena::__private::Result<bool, ::arena::Fault> {
+                ::arena::__private::Result::Ok(
+                    (::arena::__private::to_size(config.num_experts)? > 0usize),
+                )
+            })()
+                .map_err(|__arena_fault| ::arena::SizeError::formula(
+                    "Scratch",
+                    "router_in_f32",
+                    "config.num_experts > 0",
+                    __arena_fault,
+                ))?;
+        let __arena_raw_router_in_f32: usize = if __arena_on_router_in_f32 {
+            (|| -> ::arena::__private::Result<usize, ::arena::Fault> {
+                ::arena::__private::Result::Ok(
+                    ::arena::__private::mul(
+                        ::arena::__private::mul(::core::mem::size_of::<f32>(), M)?,
+                        h,
+                    )?,
+                )
+            })()
+                .map_err(|__arena_fault| ::arena::SizeError::formula(
+                    "Scratch",
+                    "router_in_f32",
+                    "4 * M * h",
+                    __arena_fault,
+                ))?
+        } else {
+            0usize
+        };
+        let router_in_f32: usize = __arena_raw_router_in_f32;
+        let __arena_on_fp8_scales: bool = __arena_struct_on && DEMO_FP8_SCALES;
+        let __arena_raw_fp8_scales: usize = if __arena_on_fp8_scales {
+            (|| -> ::arena::__private::Result<usize, ::arena::Fault> {
+                ::arena::__private::Result::Ok(
+                    ::arena::__private::mul(
+                        ::arena::__private::mul(
+                            ::arena::__private::ceil16(M)?,
+                            ::arena::__private::div_ceil(K, 128usize)?,
+                        )?,
+                        4usize,
+                    )?,
+                )
+            })()
+                .map_err(|__arena_fault| ::arena::SizeError::formula(
+                    "Scratch",
+                    "fp8_scales",
+                    "ceil16(M) * div_ceil(K, 128) * 4",
+                    __arena_fault,
+                ))?
+        } else {
+            0usize
+        };
+        let fp8_scales: usize = __arena_raw_fp8_scales;
+        let __arena_on_logits: bool = __arena_struct_on;
+        let __arena_raw_logits: usize = if __arena_on_logits {
+            (|| -> ::arena::__private::Result<usize, ::arena::Fault> {
+                ::arena::__private::Result::Ok(
+                    ::arena::__private::mul(
+                        ::arena::__private::mul(
+                            ::core::mem::size_of::<::arena::__private::bf16>(),
+                            ::arena::__private::min(M, 256usize),
+                        )?,
+                        ::arena::__private::to_size(config.vocab_size)?,
+                    )?,
+                )
+            })()
+                .map_err(|__arena_fault| ::arena::SizeError::formula(
+                    "Scratch",
+                    "logits",
+                    "2 * min(M, 256) * config.vocab_size",
+                    __arena_fault,
+                ))?
+        } else {
+            0usize
+        };
+        let logits: usize = __arena_raw_logits;
+        let __arena_on_norm_unit_w: bool = __arena_struct_on;
+        let __arena_raw_norm_unit_w: usize = if __arena_on_norm_unit_w {
+            (|| -> ::arena::__private::Result<usize, ::arena::Fault> {
+                ::arena::__private::Result::Ok(
+                    ::arena::__private::mul(
+                        ::core::mem::size_of::<::arena::__private::bf16>(),
+                        h,
+                    )?,
+                )
+            })()
+                .map_err(|__arena_fault| ::arena::SizeError::formula(
+                    "Scratch",
+                    "norm_unit_w",
+                    "2 * h",
+                    __arena_fault,
+                ))?
+        } else {
+            0usize
+        };
+        let norm_unit_w: usize = __arena_raw_norm_unit_w;
+        ::arena::__private::whole_elements(
+            "Scratch",
+            "router_logits",
+            router_logits,
+            ::core::mem::size_of::<f32>(),
+        )?;
+        ::arena::__private::whole_elements(
+            "Scratch",
+            "fp8_scales",
+            fp8_scales,
+            ::core::mem::size_of::<f32>(),
+        )?;
+        ::arena::__private::checked_total(
+            "Scratch",
+            &[
+                ("hidden_states", hidden_states),
+                ("mlp_up", mlp_up),
+                ("router_logits", router_logits),
+                ("router_in_f32", router_in_f32),
+                ("fp8_scales", fp8_scales),
+                ("logits", logits),
+            ],
+        )?;
+        ::arena::__private::Result::Ok(Self {
+            hidden_states,
+            mlp_up,
+            router_logits,
+            router_in_f32,
+            fp8_scales,
+            logits,
+            norm_unit_w,
+        })
+    }
+    /**Sizes every field of [`Scratch`], reading its levers from the environment once.
+
+Parameters with a default take it. See [`Scratch::try_from_config_with`] for the formulas.
+
+# Errors
+
+As [`Scratch::try_from_config_with`].*/
+    #[allow(clippy::all)]
+    pub fn try_from_config(
+        config: &ModelConfig,
+        max_batch_tokens: usize,
+    ) -> ::arena::__private::Result<Self, ::arena::SizeError> {
+        Self::try_from_config_with(
+            &<Self as ::arena::Arena>::levers_from_env(),
+            config,
+            max_batch_tokens,
+        )
+    }
+    /**Sizes every field of [`Scratch`], reading its levers from the environment once.
+
+# Panics
+
+When [`Scratch::try_from_config`] returns an error; the message names the field and its formula.*/
+    #[allow(clippy::all)]
+    pub fn from_config(config: &ModelConfig, max_batch_tokens: usize) -> Self {
+        match Self::try_from_config(config, max_batch_tokens) {
+            ::arena::__private::Result::Ok(v) => v,
+            ::arena::__private::Result::Err(e) => ::core::panic!("{}", e),
+        }
+    }
+}
+impl ::arena::Arena for Scratch {
+    const NAME: &'static str = "Scratch";
+    const ALIGN: usize = 256usize;
+    const ONE_OF: bool = false;
+    const BUFFERS: &'static [::arena::BufferInfo] = &[
+        ::arena::BufferInfo {
+            name: "hidden_states",
+            kind: ::arena::FieldKind::Buffer,
+            doc: "Hidden states.",
+            formula: "2 * M * h",
+            dtype: "bf16",
+            elem_bytes: ::core::mem::size_of::<::arena::__private::bf16>(),
+            elem_align: ::core::mem::align_of::<::arena::__private::bf16>(),
+            shape: &["M", "h"],
+            lever: ::core::option::Option::None,
+            when: ::core::option::Option::None,
+            unless: ::core::option::Option::None,
+            trim: ::core::option::Option::None,
+            in_total: true,
+            zeroed: false,
+            nested: ::core::option::Option::None,
+        },
+        ::arena::BufferInfo {
+            name: "mlp_up",
+            kind: ::arena::FieldKind::Buffer,
+            doc: "Output of the MLP's up projection.",
+            formula: "2 * ceil16(M) * K",
+            dtype: "bf16",
+            elem_bytes: ::core::mem::size_of::<::arena::__private::bf16>(),
+            elem_align: ::core::mem::align_of::<::arena::__private::bf16>(),
+            shape: &["ceil16(M)", "K"],
+            lever: ::core::option::Option::None,
+            when: ::core::option::Option::None,
+            unless: ::core::option::Option::None,
+            trim: ::core::option::Option::None,
+            in_total: true,
+            zeroed: false,
+            nested: ::core::option::Option::None,
+        },
+        ::arena::BufferInfo {
+            name: "router_logits",
+            kind: ::arena::FieldKind::Buffer,
+            doc: "Router logits; 256 bytes without experts.",
+            formula: "if config.num_experts > 0 { 4 * M * config.num_experts } else { 256 }",
+            dtype: "f32",
+            elem_bytes: ::core::mem::size_of::<f32>(),
+            elem_align: ::core::mem::align_of::<f32>(),
+            shape: &[],
+            lever: ::core::option::Option::None,
+            when: ::core::option::Option::None,
+            unless: ::core::option::Option::None,
+            trim: ::core::option::Option::None,
+            in_total: true,
+            zeroed: false,
+            nested: ::core::option::Option::None,
+        },
+        ::arena::BufferInfo {
+            name: "router_in_f32",
+            kind: ::arena::FieldKind::Buffer,
+            doc: "FP32 copy of the router input, only for the FP32 router.",
+            formula: "4 * M * h",
+            dtype: "f32",
+            elem_bytes: ::core::mem::size_of::<f32>(),
+            elem_align: ::core::mem::align_of::<f32>(),
+            shape: &["M", "h"],
+            lever: ::core::option::Option::Some("DEMO_FP32_ROUTER"),
+            when: ::core::option::Option::Some("config.num_experts > 0"),
+            unless: ::core::option::Option::None,
+            trim: ::core::option::Option::None,
+            in_total: true,
+            zeroed: false,
+            nested: ::core::option::Option::None,
+        },
+        ::arena::BufferInfo {
+            name: "fp8_scales",
+            kind: ::arena::FieldKind::Buffer,
+            doc: "One f32 scale per 128 FP8 activations.",
+            formula: "ceil16(M) * div_ceil(K, 128) * 4",
+            dtype: "f32",
+            elem_bytes: ::core::mem::size_of::<f32>(),
+            elem_align: ::core::mem::align_of::<f32>(),
+            shape: &[],
+            lever: ::core::option::Option::Some("DEMO_FP8_SCALES"),
+            when: ::core::option::Option::None,
+            unless: ::core::option::Option::None,
+            trim: ::core::option::Option::None,
+            in_total: true,
+            zeroed: false,
+            nested: ::core::option::Option::None,
+        },
+        ::arena::BufferInfo {
+            name: "logits",
+            kind: ::arena::FieldKind::Buffer,
+            doc: "Logits of the last token of each sequence.",
+            formula: "2 * min(M, 256) * config.vocab_size",
+            dtype: "bf16",
+            elem_bytes: ::core::mem::size_of::<::arena::__private::bf16>(),
+            elem_align: ::core::mem::align_of::<::arena::__private::bf16>(),
+            shape: &["min(M, 256)", "config.vocab_size"],
+            lever: ::core::option::Option::None,
+            when: ::core::option::Option::None,
+            unless: ::core::option::Option::None,
+            trim: ::core::option::Option::None,
+            in_total: true,
+            zeroed: false,
+            nested: ::core::option::Option::None,
+        },
+        ::arena::BufferInfo {
+            name: "norm_unit_w",
+            kind: ::arena::FieldKind::Buffer,
+            doc: "A zero RMSNorm weight: the kernel scales by (1 + w).",
+            formula: "2 * h",
+            dtype: "bf16",
+            elem_bytes: ::core::mem::size_of::<::arena::__private::bf16>(),
+            elem_align: ::core::mem::align_of::<::arena::__private::bf16>(),
+            shape: &["h"],
+            lever: ::core::option::Option::None,
+            when: ::core::option::Option::None,
+            unless: ::core::option::Option::None,
+            trim: ::core::option::Option::None,
+            in_total: false,
+            zeroed: true,
+            nested: ::core::option::Option::None,
+        },
+    ];
+    const LEVERS: &'static [::arena::LeverInfo] = &[
+        ::arena::LeverInfo {
+            name: "DEMO_FP8_SCALES",
+            default: ::core::option::Option::Some(false),
+        },
+        ::arena::LeverInfo {
+            name: "DEMO_FP32_ROUTER",
+            default: ::core::option::Option::Some(true),
+        },
+    ];
+    type Views<'a, M: ::arena::Memory> = ScratchViews<'a, M> where Self: 'a;
+    fn empty() -> Self {
+        Self {
+            hidden_states: ::core::default::Default::default(),
+            mlp_up: ::core::default::Default::default(),
+            router_logits: ::core::default::Default::default(),
+            router_in_f32: ::core::default::Default::default(),
+            fp8_scales: ::core::default::Default::default(),
+            logits: ::core::default::Default::default(),
+            norm_unit_w: ::core::default::Default::default(),
+        }
+    }
+    fn field_bytes(&self, index: usize) -> usize {
+        match index {
+            0usize => self.hidden_states,
+            1usize => self.mlp_up,
+            2usize => self.router_logits,
+            3usize => self.router_in_f32,
+            4usize => self.fp8_scales,
+            5usize => self.logits,
+            6usize => self.norm_unit_w,
+            _ => 0,
+        }
+    }
+    fn nested_layout(
+        &self,
+        index: usize,
+    ) -> ::core::option::Option<
+        ::arena::__private::Result<::arena::Layout, ::arena::SizeError>,
+    > {
+        match index {
+            _ => ::core::option::Option::None,
+        }
+    }
+    fn collect_lever_names(out: &mut ::arena::__private::Vec<&'static str>) {
+        out.push("DEMO_FP8_SCALES");
+        out.push("DEMO_FP32_ROUTER");
+    }
+    fn carve_with<'a, M: ::arena::Memory>(
+        &'a self,
+        region: M::Bytes<'a>,
+        guard: usize,
+    ) -> ::arena::__private::Result<Self::Views<'a, M>, ::arena::CarveError> {
+        let mut __arena_carver = ::arena::__private::Carver::<
+            M,
+        >::new(Self::NAME, region, guard);
+        let hidden_states = __arena_carver
+            .take::<
+                ::arena::__private::bf16,
+            >(
+                "hidden_states",
+                self.hidden_states,
+                Self::BUFFERS[0usize].align_in(Self::ALIGN),
+            )?;
+        let mlp_up = __arena_carver
+            .take::<
+                ::arena::__private::bf16,
+            >("mlp_up", self.mlp_up, Self::BUFFERS[1usize].align_in(Self::ALIGN))?;
+        let router_logits = __arena_carver
+            .take::<
+                f32,
+            >(
+                "router_logits",
+                self.router_logits,
+                Self::BUFFERS[2usize].align_in(Self::ALIGN),
+            )?;
+        let router_in_f32 = __arena_carver
+            .take::<
+                f32,
+            >(
+                "router_in_f32",
+                self.router_in_f32,
+                Self::BUFFERS[3usize].align_in(Self::ALIGN),
+            )?;
+        let fp8_scales = __arena_carver
+            .take::<
+                f32,
+            >(
+                "fp8_scales",
+                self.fp8_scales,
+                Self::BUFFERS[4usize].align_in(Self::ALIGN),
+            )?;
+        let logits = __arena_carver
+            .take::<
+                ::arena::__private::bf16,
+            >("logits", self.logits, Self::BUFFERS[5usize].align_in(Self::ALIGN))?;
+        let norm_unit_w = __arena_carver
+            .take::<
+                ::arena::__private::bf16,
+            >(
+                "norm_unit_w",
+                self.norm_unit_w,
+                Self::BUFFERS[6usize].align_in(Self::ALIGN),
+            )?;
+        ::arena::__private::Result::Ok(ScratchViews {
+            hidden_states,
+            mlp_up,
+            router_logits,
+            router_in_f32,
+            fp8_scales,
+            logits,
+            norm_unit_w,
+            __arena_marker: ::core::marker::PhantomData,
+        })
+    }
+}
+///Typed views of every buffer of [`Scratch`], carved from one region.
+pub struct ScratchViews<'a, M: ::arena::Memory = ::arena::Host> {
+    /**Hidden states.
+
+Bytes: `2 * M * h`*/
+    pub hidden_states: M::Slice<'a, ::arena::__private::bf16>,
+    /**Output of the MLP's up projection.
+
+Bytes: `2 * ceil16(M) * K`*/
+    pub mlp_up: M::Slice<'a, ::arena::__private::bf16>,
+    /**Router logits; 256 bytes without experts.
+
+Bytes: `if config.num_experts > 0 { 4 * M * config.num_experts } else { 256 }`*/
+    pub router_logits: M::Slice<'a, f32>,
+    /**FP32 copy of the router input, only for the FP32 router.
+
+Bytes: `4 * M * h` (lever `DEMO_FP32_ROUTER`; when `config.num_experts > 0`)*/
+    pub router_in_f32: M::Slice<'a, f32>,
+    /**One f32 scale per 128 FP8 activations.
+
+Bytes: `ceil16(M) * div_ceil(K, 128) * 4` (lever `DEMO_FP8_SCALES`)*/
+    pub fp8_scales: M::Slice<'a, f32>,
+    /**Logits of the last token of each sequence.
+
+Bytes: `2 * min(M, 256) * config.vocab_size`*/
+    pub logits: M::Slice<'a, ::arena::__private::bf16>,
+    /**A zero RMSNorm weight: the kernel scales by (1 + w).
+
+Bytes: `2 * h` (not in total; zeroed)*/
+    pub norm_unit_w: M::Slice<'a, ::arena::__private::bf16>,
+    #[doc(hidden)]
+    pub __arena_marker: ::core::marker::PhantomData<(&'a (), fn() -> M)>,
+}

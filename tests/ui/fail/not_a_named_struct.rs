@@ -1,0 +1,8 @@
+use arena::Arena;
+
+#[derive(Arena)]
+enum S {
+    A,
+}
+
+fn main() {}
