@@ -222,7 +222,7 @@ fn host_carving_of_nested_and_one_of() {
     v.inner.b[2] = -5;
     v.tail.fill(bf16::from_f32(2.0));
     {
-        let mut small = v.floored.small();
+        let small = v.floored.small();
         small.a[0] = 42;
     }
     {
@@ -359,10 +359,11 @@ fn guard_bands_name_the_buffer_that_overran() {
     assert!(slab.check_guards().is_ok());
     let l = slab.layout().clone();
     assert!(l.offset_of("second").unwrap() >= 16 + 64);
-    let views = slab.views();
-    views.first.fill(1);
-    views.second.fill(2);
-    drop(views);
+    {
+        let views = slab.views();
+        views.first.fill(1);
+        views.second.fill(2);
+    }
     assert!(
         slab.check_guards().is_ok(),
         "writes inside the views keep the guards"
