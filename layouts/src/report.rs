@@ -94,8 +94,8 @@ pub fn build(
         limits.max_batch_size,
         &target,
     )
-    .map_err(|e| e.to_string())?;
-    let layout = sizes.layout().map_err(|e| e.to_string())?;
+    .map_err(|e| format!("{source}: {e}"))?;
+    let layout = sizes.layout().map_err(|e| format!("{source}: {e}"))?;
     let values = sizes.sizes();
     let rows = BufferSizes::BUFFERS
         .iter()

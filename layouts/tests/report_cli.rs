@@ -1,0 +1,356 @@
+//! arena-report as a user runs it: every format, the sweep and chart, every
+//! real config, and every broken input (exit status 2, one line, no panic).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn bin() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_arena-report"));
+    // The report reads levers from the environment: keep the test's own clean.
+    for name in [
+        "METRALE_GGUF_NATIVE_Q2",
+        "METRALE_GGUF_NATIVE_Q2_MMQ",
+        "METRALE_FP8_ROWWISE",
+        "METRALE_GLM_ARENA_TRIM",
+        "METRALE_ATTN_DECODE_SPLITK",
+    ] {
+        c.env_remove(name);
+    }
+    c
+}
+
+fn run(args: &[&str]) -> Output {
+    bin().args(args).output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    assert!(
+        o.status.success(),
+        "failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn manifest(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    serde_json::from_str(&stdout(&run(args))).unwrap()
+}
+
+#[test]
+fn table_on_the_embedded_default() {
+    let out = stdout(&run(&[]));
+    let header = out.lines().next().unwrap();
+    for col in [
+        "buffer", "dtype", "shape", "bytes", "size", "offset", "formula",
+    ] {
+        assert!(header.contains(col), "{header}");
+    }
+    assert!(out.contains("gdn_fla_scratch"));
+    assert!(out.contains("total_bytes"));
+    assert!(out.contains("slab_bytes"));
+    assert!(out.contains("glm_trimmed"));
+    assert!(out.contains(" MiB"));
+}
+
+#[test]
+fn json_schema() {
+    let v = json(&["--format", "json"]);
+    let sizes = v["sizes"].as_object().unwrap();
+    assert_eq!(sizes.len(), 47, "46 buffers and glm_trimmed");
+    let total: u64 = v["total_bytes"].as_u64().unwrap();
+    assert!(v["slab_bytes"].as_u64().unwrap() >= total);
+    let buffers = v["buffers"].as_array().unwrap();
+    assert_eq!(buffers.len(), 46);
+    for b in buffers {
+        for key in [
+            "name", "bytes", "offset", "dtype", "shape", "formula", "lever", "in_total",
+        ] {
+            assert!(b.get(key).is_some(), "{key} missing in {b}");
+        }
+    }
+    let in_total: u64 = buffers
+        .iter()
+        .filter(|b| b["in_total"] == true)
+        .map(|b| b["bytes"].as_u64().unwrap())
+        .sum();
+    assert_eq!(in_total, total);
+}
+
+#[test]
+fn the_issue_command_with_a_model_config() {
+    let dir = tempdir("mc");
+    let file = dir.join("qwen3next.json");
+    std::fs::write(
+        &file,
+        layouts::ModelConfig::qwen3_next_80b_nvfp4().to_json(),
+    )
+    .unwrap();
+    let v = json(&[
+        "--model-config",
+        file.to_str().unwrap(),
+        "--max-batch-tokens",
+        "1",
+        "--max-seq-len",
+        "4096",
+        "--kv-block-size",
+        "16",
+        "--max-batch-size",
+        "32",
+        "--format",
+        "json",
+    ]);
+    // fixtures.md C.2
+    assert_eq!(v["sizes"]["hidden_states"], 4096);
+    assert_eq!(v["sizes"]["qkv_output"], 294_912);
+    assert_eq!(v["sizes"]["logits"], 303_872);
+    assert_eq!(v["sizes"]["glm_trimmed"], 0);
+}
+
+#[test]
+fn levers_and_target_flags() {
+    let v = json(&["--format", "json", "--lever", "METRALE_FP8_ROWWISE=1"]);
+    assert!(v["sizes"]["ssm_rowwise_w_bf16"].as_u64().unwrap() > 0);
+    // The flag wins over the environment.
+    let o = bin()
+        .env("METRALE_FP8_ROWWISE", "1")
+        .args(["--format", "json", "--lever", "METRALE_FP8_ROWWISE=0"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["sizes"]["ssm_rowwise_w_bf16"], 0);
+    let o = bin()
+        .env("METRALE_FP8_ROWWISE", "1")
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert!(
+        v["sizes"]["ssm_rowwise_w_bf16"].as_u64().unwrap() > 0,
+        "read from the environment"
+    );
+    let v = json(&[
+        "--format",
+        "json",
+        "--sm-count",
+        "132",
+        "--splitk-policy",
+        "auto",
+    ]);
+    assert_eq!(v["sizes"]["splitk_workspace"], 64 * 16 * 16 * 258 * 4);
+}
+
+#[test]
+fn csv() {
+    let out = stdout(&run(&["--format", "csv"]));
+    let mut lines = out.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        "name,bytes,offset,dtype,shape,lever,in_total,formula"
+    );
+    assert_eq!(lines.count(), 46);
+    assert!(out.contains("\"max(65536, inner)\"") || out.contains("scratch,"));
+}
+
+#[test]
+fn sweep_and_chart() {
+    let dir = tempdir("chart");
+    let svg = dir.join("arena.svg");
+    let out = stdout(&run(&[
+        "--sweep",
+        "max_batch_tokens=256,1024,4096,16384",
+        "--chart",
+        svg.to_str().unwrap(),
+    ]));
+    let rows: Vec<_> = out.lines().skip(1).collect();
+    assert_eq!(rows.len(), 4);
+    assert!(rows[3].trim_start().starts_with("16384"));
+    let chart = std::fs::read_to_string(&svg).unwrap();
+    assert!(chart.starts_with("<svg"));
+    assert!(chart.contains("max_batch_tokens"), "x axis label");
+    assert!(
+        chart.contains("arena bytes (GiB)"),
+        "y axis label with unit"
+    );
+    assert!(chart.contains("other"), "legend");
+    let v = json(&["--format", "json", "--sweep", "max_batch_size=1,64,256"]);
+    assert_eq!(v["points"].as_array().unwrap().len(), 3);
+    let csv = stdout(&run(&[
+        "--format",
+        "csv",
+        "--sweep",
+        "max_seq_len=4096,8192",
+    ]));
+    assert!(csv.starts_with("max_seq_len,total_bytes,slab_bytes,hidden_states"));
+}
+
+#[test]
+fn every_real_config_reports() {
+    for e in std::fs::read_dir(manifest("configs/hf")).unwrap() {
+        let p = e.unwrap().path();
+        let v = json(&["--config", p.to_str().unwrap(), "--format", "json"]);
+        assert!(v["total_bytes"].as_u64().unwrap() > 0, "{}", p.display());
+    }
+}
+
+fn assert_one_line_error(args: &[&str], needle: &str) {
+    let o = run(args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert!(o.stdout.is_empty(), "{args:?}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    assert!(
+        !err.contains("panicked") && !err.contains("RUST_BACKTRACE"),
+        "{err}"
+    );
+    assert!(
+        err.contains(needle),
+        "{args:?}: {err:?} should contain {needle:?}"
+    );
+}
+
+#[test]
+fn errors_exit_2_with_one_line() {
+    assert_one_line_error(
+        &["--config", "no/such/file.json"],
+        "no/such/file.json: cannot read",
+    );
+    assert_one_line_error(
+        &["--lever", "METRALE_FP8_ROWWISE=yes"],
+        "lever `METRALE_FP8_ROWWISE` has value \"yes\"",
+    );
+    assert_one_line_error(&["--lever", "NOT_A_LEVER=1"], "not a lever of this arena");
+    assert_one_line_error(
+        &["--lever", "METRALE_ATTN_DECODE_SPLITK=aut0"],
+        "METRALE_ATTN_DECODE_SPLITK",
+    );
+    assert_one_line_error(&["--splitk-policy", "sometimes"], "--splitk-policy");
+    assert_one_line_error(&["--sweep", "layers=1,2"], "not a serve limit");
+    assert_one_line_error(
+        &["--sweep", "max_batch_tokens=1,x"],
+        "not a non-negative integer",
+    );
+    assert_one_line_error(
+        &["--max-batch-tokens", "18446744073709551615"],
+        "overflows usize",
+    );
+}
+
+/// Every file of the broken-config corpus: status 2, one line naming the file.
+#[test]
+fn broken_config_corpus() {
+    let expect: &[(&str, &str)] = &[
+        ("truncated.json", "not valid JSON at line"),
+        (
+            "wrong_type_string.json",
+            "key `hidden_size`: expected a non-negative integer, found the string \"2048\"",
+        ),
+        ("wrong_type_list.json", "key `num_attention_heads`"),
+        (
+            "wrong_type_layer_types.json",
+            "key `layer_types`: expected a list of strings",
+        ),
+        (
+            "missing_hidden_size.json",
+            "key `hidden_size`: required key is missing",
+        ),
+        (
+            "negative.json",
+            "key `num_experts`: expected a non-negative integer, found -512",
+        ),
+        (
+            "fractional.json",
+            "key `intermediate_size`: expected an integer, found the fraction 5120.5",
+        ),
+        ("huge_float.json", "key `vocab_size`"),
+        ("huge_integer.json", "key `vocab_size`"),
+        (
+            "nan.json",
+            "key `hidden_size`: expected a non-negative integer, found NaN",
+        ),
+        (
+            "infinity_in_sizing_key.json",
+            "key `num_experts`: expected a non-negative integer, found Infinity",
+        ),
+        (
+            "not_an_object.json",
+            "expected a JSON object at the top level, found a list",
+        ),
+        ("empty.json", "not valid JSON at line 1"),
+        ("whitespace_only.json", "not valid JSON"),
+        ("binary_garbage.json", "not UTF-8"),
+        (
+            "layer_types_too_short.json",
+            "key `layer_types`: has 47 entries but num_hidden_layers is 48",
+        ),
+        (
+            "mamba_groups_do_not_divide.json",
+            "key `n_groups`: 5 does not divide",
+        ),
+        (
+            "mamba_without_state.json",
+            "key `mamba_head_dim`: must be positive",
+        ),
+        ("unknown_family.json", "unknown model family"),
+        (
+            "unsupported_family.json",
+            "model family `gemma4` has no mapping",
+        ),
+        (
+            "llama_missing_intermediate_size.json",
+            "key `intermediate_size`: required key is missing",
+        ),
+        (
+            "qwen3_5_without_text_config.json",
+            "key `text_config`: required key is missing",
+        ),
+        (
+            "zero_hidden_size.json",
+            "key `hidden_size`: must be at least 1",
+        ),
+        ("overflowing_hidden_size.json", "overflows usize"),
+        (
+            "nemotron_bad_pattern.json",
+            "key `hybrid_override_pattern`: unknown layer kind '?'",
+        ),
+        (
+            "deepseek_without_n_routed_experts.json",
+            "key `n_routed_experts`: required key is missing",
+        ),
+        ("trailing_comma.json", "not valid JSON at line 3 column 1"),
+        ("bom_and_comment.json", "not valid JSON"),
+        (
+            "bool_as_string.json",
+            "key `attn_gated`: expected true or false",
+        ),
+    ];
+    let dir = manifest("tests/corpus");
+    let files = std::fs::read_dir(&dir).unwrap().count();
+    assert_eq!(files, expect.len(), "every corpus file has an expectation");
+    for (file, needle) in expect {
+        let path = dir.join(file);
+        let p = path.to_str().unwrap();
+        let o = run(&["--config", p]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{file}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{file}: {err}");
+        assert!(!err.contains("panicked"), "{file}: {err}");
+        assert!(
+            err.contains(file),
+            "{file}: the message names the file: {err}"
+        );
+        assert!(
+            err.contains(needle),
+            "{file}: {err:?} should contain {needle:?}"
+        );
+    }
+}
+
+fn tempdir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("arena-report-test-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
