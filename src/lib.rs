@@ -7,5 +7,10 @@ pub use arena_runtime::{
     HostSlab, Layout, LeverInfo, Levers, Memory, Placement, Region, SizeError, bf16, f16,
 };
 
+/// Device arenas on CUDA (feature `cuda`): `DeviceSlab`, the `Device` memory
+/// whose views are `cudarc` views, and `open` that checks for a driver first.
+#[cfg(feature = "cuda")]
+pub use arena_runtime::device as cuda;
+
 #[doc(hidden)]
 pub use arena_runtime::__private;

@@ -125,7 +125,7 @@ impl<A: Arena> HostSlab<A> {
             bytes,
         };
         if guard > 0 {
-            let gaps = slab.gaps();
+            let gaps = gaps(&slab.layout);
             let mem = slab.bytes.as_mut_slice();
             for (_, start, end) in gaps {
                 mem[start..end].fill(GUARD_BYTE);
@@ -162,45 +162,46 @@ impl<A: Arena> HostSlab<A> {
         self.bytes.as_mut_slice()
     }
 
-    /// The bytes after each non-empty buffer up to the next one (or the slab's end).
-    fn gaps(&self) -> Vec<(&'static str, usize, usize)> {
-        let mut placed: Vec<_> = self
-            .layout
-            .placements
-            .iter()
-            .filter(|p| p.bytes > 0)
-            .collect();
-        placed.sort_by_key(|p| p.offset);
-        let mut gaps = Vec::with_capacity(placed.len());
-        for (i, p) in placed.iter().enumerate() {
-            let next = placed
-                .get(i + 1)
-                .map_or(self.layout.slab_bytes, |n| n.offset);
-            gaps.push((p.name, p.end(), next));
-        }
-        gaps
-    }
-
     /// Checks every guard gap; names each buffer that wrote past its end.
     /// Without guards (`HostSlab::new`) there is nothing to check.
     pub fn check_guards(&self) -> Result<(), GuardError> {
         if self.guard == 0 {
             return Ok(());
         }
-        let mem = self.bytes.as_slice();
-        let overrun: Vec<_> = self
-            .gaps()
-            .into_iter()
-            .filter(|&(_, s, e)| mem[s..e].iter().any(|&b| b != GUARD_BYTE))
-            .map(|(name, _, _)| name)
-            .collect();
-        if overrun.is_empty() {
-            Ok(())
-        } else {
-            Err(GuardError {
-                arena: A::NAME,
-                overrun,
-            })
-        }
+        check_gaps(A::NAME, &self.layout, self.bytes.as_slice())
+    }
+}
+
+/// The bytes after each non-empty top-level buffer up to the next one (or the
+/// slab's end): where guards and padding live.
+pub(crate) fn gaps(layout: &Layout) -> Vec<(&'static str, usize, usize)> {
+    let mut placed: Vec<_> = layout.placements.iter().filter(|p| p.bytes > 0).collect();
+    placed.sort_by_key(|p| p.offset);
+    let mut gaps = Vec::with_capacity(placed.len());
+    for (i, p) in placed.iter().enumerate() {
+        let next = placed.get(i + 1).map_or(layout.slab_bytes, |n| n.offset);
+        gaps.push((p.name, p.end(), next));
+    }
+    gaps
+}
+
+/// Names every buffer whose following gap no longer holds [`GUARD_BYTE`].
+pub(crate) fn check_gaps(
+    arena: &'static str,
+    layout: &Layout,
+    mem: &[u8],
+) -> Result<(), GuardError> {
+    let overrun: Vec<_> = gaps(layout)
+        .into_iter()
+        .filter(|&(_, s, e)| {
+            mem.get(s..e)
+                .is_none_or(|g| g.iter().any(|&b| b != GUARD_BYTE))
+        })
+        .map(|(name, _, _)| name)
+        .collect();
+    if overrun.is_empty() {
+        Ok(())
+    } else {
+        Err(GuardError { arena, overrun })
     }
 }

@@ -5,6 +5,8 @@
 #![warn(missing_docs)]
 
 mod arith;
+#[cfg(feature = "cuda")]
+pub mod device;
 mod error;
 mod host;
 mod layout;
