@@ -379,3 +379,27 @@ fn guard_bands_name_the_buffer_that_overran() {
         "`Guarded`: guard overwritten after `first`"
     );
 }
+
+#[derive(Arena, Debug)]
+#[arena(params(n: usize))]
+#[arena(let trim = n > 100)]
+struct TrimsANestedRegion {
+    #[arena(nested(n), trim = trim)]
+    inner: Region<Inner>,
+    #[arena(value = trimmed(trim))]
+    removed: usize,
+}
+
+#[test]
+fn a_trimmed_nested_region_is_empty_and_carves() {
+    let t = TrimsANestedRegion::try_from_config_with(&Levers::new(), 1000).unwrap();
+    assert_eq!(t.inner.bytes, 0);
+    assert_eq!(t.inner.inner, Inner { a: 0, b: 0 });
+    assert_eq!(
+        t.removed,
+        4000 + 8000 + 4,
+        "a: 4000 bytes, b at 4000 (8-aligned): 8000 bytes"
+    );
+    let mut slab = HostSlab::new(t).unwrap();
+    assert!(slab.views().inner.a.is_empty());
+}

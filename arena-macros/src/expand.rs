@@ -340,6 +340,15 @@ impl<'m, 'a> Gen<'m, 'a> {
             return quote!(let #n: usize = #raw;);
         };
         match self.scope.names.get(&t.to_string()).map(|b| b.ty) {
+            Some(Ty::Bool) if matches!(model::role(f), Some(Role::Nested { .. })) => {
+                // A trimmed region holds nothing: its nested arena is emptied too.
+                let inner = inner_ident(f);
+                let inner_ty = inner_type(f);
+                quote! {
+                    let #n: usize = if #t { 0usize } else { #raw };
+                    let #inner: #inner_ty = if #t { <#inner_ty as ::arena::Arena>::empty() } else { #inner };
+                }
+            }
             Some(Ty::Bool) => quote!(let #n: usize = if #t { 0usize } else { #raw };),
             Some(_) => {
                 self.plain_errors.push(syn::Error::new(

@@ -11,56 +11,72 @@ use crate::layout::{Host, Layout};
 pub const GUARD_BYTE: u8 = 0xA5;
 
 /// Zeroed bytes aligned to a power of two, freed on drop.
+///
+/// Allocated with the allocator's natural alignment and over-sized by `align`,
+/// so the system's `calloc` can hand out lazily zeroed pages: a large slab
+/// costs nothing until it is touched.
 struct AlignedBytes {
-    ptr: NonNull<u8>,
+    /// Start of the allocation (for `dealloc`).
+    base: NonNull<u8>,
+    /// Bytes from `base` to the aligned start.
+    skip: usize,
     len: usize,
-    align: usize,
+    layout: Option<AllocLayout>,
 }
+
+const NATURAL_ALIGN: usize = 16;
 
 impl AlignedBytes {
     fn zeroed(len: usize, align: usize) -> Self {
         if len == 0 {
             return AlignedBytes {
-                // A dangling pointer aligned to `align`: never read, never freed.
-                ptr: NonNull::new(std::ptr::without_provenance_mut(align))
-                    .unwrap_or(NonNull::dangling()),
+                base: NonNull::dangling(),
+                skip: 0,
                 len,
-                align,
+                layout: None,
             };
         }
-        let layout = AllocLayout::from_size_align(len, align).unwrap_or_else(|_| {
+        let total = len.checked_add(align).unwrap_or_else(|| {
+            panic!("a slab of {len} bytes aligned to {align} cannot be allocated")
+        });
+        let layout = AllocLayout::from_size_align(total, NATURAL_ALIGN).unwrap_or_else(|_| {
             panic!("a slab of {len} bytes aligned to {align} cannot be allocated")
         });
         // SAFETY: `layout` has a non-zero size.
         let raw = unsafe { alloc::alloc_zeroed(layout) };
-        let ptr = NonNull::new(raw).unwrap_or_else(|| alloc::handle_alloc_error(layout));
-        AlignedBytes { ptr, len, align }
+        let base = NonNull::new(raw).unwrap_or_else(|| alloc::handle_alloc_error(layout));
+        let skip = base.as_ptr().align_offset(align.max(1));
+        AlignedBytes {
+            base,
+            skip,
+            len,
+            layout: Some(layout),
+        }
     }
 
     fn as_slice(&self) -> &[u8] {
-        if self.len == 0 {
+        if self.layout.is_none() {
             return &[];
         }
-        // SAFETY: `ptr` owns `len` initialised (zeroed) bytes for as long as `self`.
-        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+        // SAFETY: `base + skip .. + len` lies inside the zeroed allocation
+        // (`skip < align`, the allocation is `len + align` bytes), owned by `self`.
+        unsafe { std::slice::from_raw_parts(self.base.as_ptr().add(self.skip), self.len) }
     }
 
     fn as_mut_slice(&mut self) -> &mut [u8] {
-        if self.len == 0 {
+        if self.layout.is_none() {
             return &mut [];
         }
         // SAFETY: as above, and `&mut self` makes the borrow unique.
-        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
+        unsafe { std::slice::from_raw_parts_mut(self.base.as_ptr().add(self.skip), self.len) }
     }
 }
 
 impl Drop for AlignedBytes {
     fn drop(&mut self) {
-        if self.len != 0 {
-            let layout = AllocLayout::from_size_align(self.len, self.align)
-                .expect("the layout was valid at allocation");
+        if let Some(layout) = self.layout {
             // SAFETY: allocated in `zeroed` with this exact layout.
-            unsafe { alloc::dealloc(self.ptr.as_ptr(), layout) }
+            unsafe { alloc::dealloc(self.base.as_ptr(), layout) }
         }
     }
 }

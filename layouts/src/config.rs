@@ -492,30 +492,44 @@ impl ModelConfig {
 
     // Derived quantities of spec §3.3.
 
+    // These saturate instead of wrapping: a saturated value overflows the
+    // checked formula that uses it, which reports the buffer by name.
+
     /// 2·Hk·dk + 2·Hv·dv.
     pub fn ssm_qkvz_size(&self) -> usize {
-        2 * self.linear_num_key_heads * self.linear_key_head_dim
-            + 2 * self.linear_num_value_heads * self.linear_value_head_dim
+        let k = self
+            .linear_num_key_heads
+            .saturating_mul(self.linear_key_head_dim);
+        let v = self
+            .linear_num_value_heads
+            .saturating_mul(self.linear_value_head_dim);
+        k.saturating_mul(2).saturating_add(v.saturating_mul(2))
     }
 
     /// 2·Hv.
     pub fn ssm_ba_size(&self) -> usize {
-        2 * self.linear_num_value_heads
+        self.linear_num_value_heads.saturating_mul(2)
     }
 
     /// Hm·Pm.
     pub fn mamba2_d_inner(&self) -> usize {
-        self.mamba_num_heads * self.mamba_head_dim
+        self.mamba_num_heads.saturating_mul(self.mamba_head_dim)
     }
 
     /// Di + 2·G·Ns.
     pub fn mamba2_d_xbc(&self) -> usize {
-        self.mamba2_d_inner() + 2 * self.n_groups * self.ssm_state_size
+        let bc = self
+            .n_groups
+            .saturating_mul(self.ssm_state_size)
+            .saturating_mul(2);
+        self.mamba2_d_inner().saturating_add(bc)
     }
 
     /// Di + Dxbc + Hm.
     pub fn mamba2_in_proj_size(&self) -> usize {
-        self.mamba2_d_inner() + self.mamba2_d_xbc() + self.mamba_num_heads
+        self.mamba2_d_inner()
+            .saturating_add(self.mamba2_d_xbc())
+            .saturating_add(self.mamba_num_heads)
     }
 
     /// The latent size when set, else the hidden size.

@@ -214,7 +214,7 @@ impl<'a> Lowerer<'a> {
             }
             Kind::Name(n) => match self.env.lookup(n) {
                 Some(b) => {
-                    let local = Ident::new(&b.local.to_string(), span);
+                    let local = ident(&b.local.to_string(), span);
                     Some(Lowered {
                         ty: b.ty,
                         code: quote!(#local),
@@ -241,7 +241,7 @@ impl<'a> Lowerer<'a> {
                 let b = self.lower(base)?;
                 self.member(base, b.ty, e.loc)?;
                 let base_code = b.code;
-                let field = Ident::new(name, span);
+                let field = ident(name, span);
                 Some(Lowered {
                     ty: Ty::Ext,
                     code: quote!(#base_code.#field),
@@ -253,7 +253,7 @@ impl<'a> Lowerer<'a> {
                 self.member(base, b.ty, e.loc)?;
                 let (args, fallible) = self.rust_args(args)?;
                 let base_code = b.code;
-                let method = Ident::new(name, span);
+                let method = ident(name, span);
                 Some(Lowered {
                     ty: Ty::Ext,
                     code: quote!(#base_code.#method(#(#args),*)),
@@ -617,8 +617,20 @@ fn path_tokens(segs: &[String], span: Span) -> TokenStream {
         if i > 0 && !segs[i - 1].is_empty() {
             out.extend(quote_spanned!(span=> ::));
         }
-        let id = Ident::new(s, span);
+        let id = ident(s, span);
         out.extend(quote!(#id));
     }
     out
+}
+
+/// An identifier from formula text: `r#name` (a raw identifier written in the
+/// attribute) stays raw; everything else the lexers produce is a plain ident.
+pub fn ident(text: &str, span: Span) -> Ident {
+    match text.strip_prefix("r#") {
+        Some(raw) if !matches!(raw, "self" | "Self" | "super" | "crate" | "_" | "") => {
+            Ident::new_raw(raw, span)
+        }
+        Some(raw) if !raw.is_empty() => Ident::new(raw, span),
+        _ => Ident::new(text, span),
+    }
 }

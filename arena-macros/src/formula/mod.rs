@@ -8,6 +8,8 @@
 pub mod lex;
 pub mod lower;
 pub mod parse;
+#[cfg(test)]
+mod tests;
 
 use proc_macro2::{Span, TokenStream, TokenTree};
 

@@ -358,6 +358,12 @@ impl<'t> Parser<'t> {
                 }
                 return self.path_tail(segs, loc, true);
             }
+            other @ (Tk::Close(_) | Tk::Op(_)) => {
+                return Err(FError::new(
+                    loc,
+                    format!("expected a value, found {}", describe(other)),
+                ));
+            }
             other => {
                 return Err(FError::new(
                     loc,
