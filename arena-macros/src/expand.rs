@@ -293,7 +293,14 @@ impl<'m, 'a> Gen<'m, 'a> {
             .map(|f| {
                 let n = &f.ident;
                 let s = lit_str(&n.to_string());
-                quote!((#s, #n))
+                quote! {
+                    __arena_total = match __arena_total.checked_add(#n) {
+                        ::core::option::Option::Some(v) => v,
+                        ::core::option::Option::None => {
+                            return #rt::Result::Err(::arena::SizeError::SlabOverflow { arena: #name, field: #s });
+                        }
+                    };
+                }
             });
         let whole = self.m.fields.iter().filter_map(|f| {
             let Some(Role::Size(_)) = model::role(f) else {
@@ -307,7 +314,10 @@ impl<'m, 'a> Gen<'m, 'a> {
         });
         out.extend(quote! {
             #(#whole)*
-            #rt::checked_total(#name, &[#(#total_parts),*])?;
+            // The total must fit: `total_bytes()` then never saturates.
+            let mut __arena_total: usize = 0;
+            #(#total_parts)*
+            let _ = __arena_total;
             #rt::Result::Ok(Self { #(#inits),* })
         });
         out
@@ -806,6 +816,7 @@ fn arena_impl(m: &Model, g: &Gen) -> TokenStream {
             quote!(<#it as ::arena::Arena>::collect_lever_names(out);)
         });
     let carve = carve_body(m);
+    let slab = slab_bytes_body(m);
     let views = views_ident(m);
     quote! {
         impl ::arena::Arena for #ident {
@@ -835,6 +846,10 @@ fn arena_impl(m: &Model, g: &Gen) -> TokenStream {
                     #(#nested_arms)*
                     _ => ::core::option::Option::None,
                 }
+            }
+
+            fn slab_bytes(&self) -> #rt::Result<usize, ::arena::SizeError> {
+                #slab
             }
 
             fn collect_lever_names(out: &mut #rt::Vec<&'static str>) {
@@ -879,6 +894,44 @@ fn carved_fields<'m, 'a>(m: &'m Model<'a>) -> impl Iterator<Item = (usize, &'m F
 
 fn view_elem(f: &Field) -> TokenStream {
     f.attrs.dtype.get().map_or(quote!(u8), DType::rust)
+}
+
+/// `slab_bytes` unrolled over the carved fields, alignments as constants:
+/// the arena's own sizing calls it for every nested region.
+fn slab_bytes_body(m: &Model) -> TokenStream {
+    let rt = rt();
+    let name = m.input.ident.to_string();
+    let bytes = |i: usize, f: &Field| {
+        let n = &f.ident;
+        match model::role(f) {
+            Some(Role::Nested { .. }) => quote!(self.#n.bytes),
+            _ => {
+                let _ = i;
+                quote!(self.#n)
+            }
+        }
+    };
+    if m.one_of() {
+        let parts = carved_fields(m).map(|(i, f)| bytes(i, f));
+        return quote!(#rt::Result::Ok(0usize #(.max(#parts))*));
+    }
+    let places = carved_fields(m).map(|(i, f)| {
+        let b = bytes(i, f);
+        let s = f.ident.to_string();
+        quote! {
+            if __arena_cursor
+                .place(#b, const { <Self as ::arena::Arena>::BUFFERS[#i].align_in(<Self as ::arena::Arena>::ALIGN) })
+                .is_none()
+            {
+                return #rt::Result::Err(::arena::SizeError::SlabOverflow { arena: #name, field: #s });
+            }
+        }
+    });
+    quote! {
+        let mut __arena_cursor = ::arena::Cursor::new(0);
+        #(#places)*
+        #rt::Result::Ok(__arena_cursor.end())
+    }
 }
 
 fn carve_body(m: &Model) -> TokenStream {

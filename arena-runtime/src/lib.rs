@@ -234,20 +234,6 @@ pub mod __private {
         type Inner = T;
     }
 
-    /// Checked sum of the total, naming the arena on overflow.
-    pub fn checked_total(
-        arena: &'static str,
-        parts: &[(&'static str, usize)],
-    ) -> Result<(), crate::SizeError> {
-        let mut acc = 0usize;
-        for &(field, bytes) in parts {
-            acc = acc
-                .checked_add(bytes)
-                .ok_or(crate::SizeError::SlabOverflow { arena, field })?;
-        }
-        Ok(())
-    }
-
     /// Checks that a buffer holds a whole number of elements.
     pub fn whole_elements(
         arena: &'static str,

@@ -41,70 +41,69 @@ pub(crate) fn stacked(sweep: &Sweep, path: &Path, title: &str) -> Result<(), Str
     } else {
         ("MiB", (1u64 << 20) as f64)
     };
-    let (x0, x1) = (xs[0].min(xs[n - 1]), xs[0].max(xs[n - 1]));
     let y1 = max_bytes / div * 1.08;
+    // Geometric sweeps (256, 1024, 4096, ...) are drawn evenly spaced, each
+    // point labelled with its value; others on a linear axis.
+    let geometric = xs.windows(2).all(|w| w[1] > w[0]) && xs[0] > 0.0 && xs[n - 1] / xs[0] >= 8.0;
+    let pos: Vec<f64> = if geometric {
+        (0..n).map(|i| i as f64).collect()
+    } else {
+        xs.clone()
+    };
+    let (x0, x1) = (pos[0].min(pos[n - 1]), pos[0].max(pos[n - 1]));
     let root = SVGBackend::new(path, (1000, 620)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| fail(e.to_string()))?;
-    let log = x0 > 0.0 && x1 / x0 >= 8.0;
-    let caption = (title, ("sans-serif", 22));
-    macro_rules! draw {
-        ($chart:expr) => {{
-            let mut chart = $chart;
-            chart
-                .configure_mesh()
-                .x_desc(sweep.param.as_str())
-                .y_desc(format!("arena bytes ({unit})"))
-                .x_label_formatter(&|v| format!("{}", v.round() as u64))
-                .y_label_formatter(&|v| format!("{v:.1}"))
-                .draw()
-                .map_err(|e| fail(e.to_string()))?;
-            for (i, ((name, _), top)) in series.iter().zip(&tops).enumerate().rev() {
-                let color = PALETTE[i % PALETTE.len()];
-                chart
-                    .draw_series(
-                        AreaSeries::new(
-                            xs.iter().zip(top).map(|(x, y)| (*x, *y / div)),
-                            0.0,
-                            color.mix(0.85),
-                        )
-                        .border_style(color),
-                    )
-                    .map_err(|e| fail(e.to_string()))?
-                    .label(name.as_str())
-                    .legend(move |(x, y)| {
-                        Rectangle::new([(x, y - 6), (x + 14, y + 6)], color.filled())
-                    });
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 22))
+        .margin(16)
+        .x_label_area_size(50)
+        .y_label_area_size(70)
+        .build_cartesian_2d(x0..x1, 0f64..y1)
+        .map_err(|e| fail(e.to_string()))?;
+    let label = |v: &f64| -> String {
+        if geometric {
+            let i = v.round();
+            if (v - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < n {
+                format!("{}", xs[i as usize] as u64)
+            } else {
+                String::new()
             }
-            chart
-                .configure_series_labels()
-                .position(SeriesLabelPosition::UpperLeft)
-                .background_style(WHITE.mix(0.9))
-                .border_style(BLACK)
-                .draw()
-                .map_err(|e| fail(e.to_string()))?;
-        }};
-    }
-    let builder = || {
-        let mut b = ChartBuilder::on(&root);
-        b.caption(caption.0, caption.1)
-            .margin(16)
-            .x_label_area_size(50)
-            .y_label_area_size(70);
-        b
+        } else {
+            format!("{}", v.round() as u64)
+        }
     };
-    if log {
-        draw!(
-            builder()
-                .build_cartesian_2d((x0..x1).log_scale(), 0f64..y1)
-                .map_err(|e| fail(e.to_string()))?
-        );
-    } else {
-        draw!(
-            builder()
-                .build_cartesian_2d(x0..x1, 0f64..y1)
-                .map_err(|e| fail(e.to_string()))?
-        );
+    chart
+        .configure_mesh()
+        .x_desc(sweep.param.as_str())
+        .y_desc(format!("arena bytes ({unit})"))
+        .x_labels(if geometric { n } else { 10 })
+        .x_label_formatter(&label)
+        .y_label_formatter(&|v| format!("{v:.1}"))
+        .light_line_style(WHITE)
+        .draw()
+        .map_err(|e| fail(e.to_string()))?;
+    for (i, ((name, _), top)) in series.iter().zip(&tops).enumerate().rev() {
+        let color = PALETTE[i % PALETTE.len()];
+        chart
+            .draw_series(
+                AreaSeries::new(
+                    pos.iter().zip(top).map(|(x, y)| (*x, *y / div)),
+                    0.0,
+                    color.mix(0.85),
+                )
+                .border_style(color),
+            )
+            .map_err(|e| fail(e.to_string()))?
+            .label(name.as_str())
+            .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], color.filled()));
     }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK)
+        .draw()
+        .map_err(|e| fail(e.to_string()))?;
     root.present().map_err(|e| fail(e.to_string()))?;
     Ok(())
 }

@@ -78,6 +78,11 @@ fn same_bytes_as_the_handwritten_sizing() {
                     let derived =
                         BufferSizes::try_from_config_with(&levers, &c, m, s, b, n, t).unwrap();
                     let hand = handwritten::sizes(&c, m, s, b, n, t, hl);
+                    assert_eq!(
+                        handwritten::sizes_checked(&c, m, s, b, n, t, hl),
+                        Some(hand),
+                        "{name}: checked twin"
+                    );
                     let got: Vec<usize> = derived.sizes().into_iter().map(|(_, v)| v).collect();
                     assert_eq!(
                         got,

@@ -245,17 +245,62 @@ A [`SizeError`](::arena::SizeError) naming the field and its formula when a form
             fp8_scales,
             ::core::mem::size_of::<f32>(),
         )?;
-        ::arena::__private::checked_total(
-            "Scratch",
-            &[
-                ("hidden_states", hidden_states),
-                ("mlp_up", mlp_up),
-                ("router_logits", router_logits),
-                ("router_in_f32", router_in_f32),
-                ("fp8_scales", fp8_scales),
-                ("logits", logits),
-            ],
-        )?;
+        let mut __arena_total: usize = 0;
+        __arena_total = match __arena_total.checked_add(hidden_states) {
+            ::core::option::Option::Some(v) => v,
+            ::core::option::Option::None => {
+                return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
+                    arena: "Scratch",
+                    field: "hidden_states",
+                });
+            }
+        };
+        __arena_total = match __arena_total.checked_add(mlp_up) {
+            ::core::option::Option::Some(v) => v,
+            ::core::option::Option::None => {
+                return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
+                    arena: "Scratch",
+                    field: "mlp_up",
+                });
+            }
+        };
+        __arena_total = match __arena_total.checked_add(router_logits) {
+            ::core::option::Option::Some(v) => v,
+            ::core::option::Option::None => {
+                return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
+                    arena: "Scratch",
+                    field: "router_logits",
+                });
+            }
+        };
+        __arena_total = match __arena_total.checked_add(router_in_f32) {
+            ::core::option::Option::Some(v) => v,
+            ::core::option::Option::None => {
+                return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
+                    arena: "Scratch",
+                    field: "router_in_f32",
+                });
+            }
+        };
+        __arena_total = match __arena_total.checked_add(fp8_scales) {
+            ::core::option::Option::Some(v) => v,
+            ::core::option::Option::None => {
+                return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
+                    arena: "Scratch",
+                    field: "fp8_scales",
+                });
+            }
+        };
+        __arena_total = match __arena_total.checked_add(logits) {
+            ::core::option::Option::Some(v) => v,
+            ::core::option::Option::None => {
+                return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
+                    arena: "Scratch",
+                    field: "logits",
+                });
+            }
+        };
+        let _ = __arena_total;
         ::arena::__private::Result::Ok(Self {
             hidden_states,
             mlp_up,
@@ -465,6 +510,115 @@ impl ::arena::Arena for Scratch {
         match index {
             _ => ::core::option::Option::None,
         }
+    }
+    fn slab_bytes(&self) -> ::arena::__private::Result<usize, ::arena::SizeError> {
+        let mut __arena_cursor = ::arena::Cursor::new(0);
+        if __arena_cursor
+            .place(
+                self.hidden_states,
+                const {
+                    <Self as ::arena::Arena>::BUFFERS[0usize]
+                        .align_in(<Self as ::arena::Arena>::ALIGN)
+                },
+            )
+            .is_none()
+        {
+            return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
+                arena: "Scratch",
+                field: "hidden_states",
+            });
+        }
+        if __arena_cursor
+            .place(
+                self.mlp_up,
+                const {
+                    <Self as ::arena::Arena>::BUFFERS[1usize]
+                        .align_in(<Self as ::arena::Arena>::ALIGN)
+                },
+            )
+            .is_none()
+        {
+            return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
+                arena: "Scratch",
+                field: "mlp_up",
+            });
+        }
+        if __arena_cursor
+            .place(
+                self.router_logits,
+                const {
+                    <Self as ::arena::Arena>::BUFFERS[2usize]
+                        .align_in(<Self as ::arena::Arena>::ALIGN)
+                },
+            )
+            .is_none()
+        {
+            return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
+                arena: "Scratch",
+                field: "router_logits",
+            });
+        }
+        if __arena_cursor
+            .place(
+                self.router_in_f32,
+                const {
+                    <Self as ::arena::Arena>::BUFFERS[3usize]
+                        .align_in(<Self as ::arena::Arena>::ALIGN)
+                },
+            )
+            .is_none()
+        {
+            return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
+                arena: "Scratch",
+                field: "router_in_f32",
+            });
+        }
+        if __arena_cursor
+            .place(
+                self.fp8_scales,
+                const {
+                    <Self as ::arena::Arena>::BUFFERS[4usize]
+                        .align_in(<Self as ::arena::Arena>::ALIGN)
+                },
+            )
+            .is_none()
+        {
+            return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
+                arena: "Scratch",
+                field: "fp8_scales",
+            });
+        }
+        if __arena_cursor
+            .place(
+                self.logits,
+                const {
+                    <Self as ::arena::Arena>::BUFFERS[5usize]
+                        .align_in(<Self as ::arena::Arena>::ALIGN)
+                },
+            )
+            .is_none()
+        {
+            return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
+                arena: "Scratch",
+                field: "logits",
+            });
+        }
+        if __arena_cursor
+            .place(
+                self.norm_unit_w,
+                const {
+                    <Self as ::arena::Arena>::BUFFERS[6usize]
+                        .align_in(<Self as ::arena::Arena>::ALIGN)
+                },
+            )
+            .is_none()
+        {
+            return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
+                arena: "Scratch",
+                field: "norm_unit_w",
+            });
+        }
+        ::arena::__private::Result::Ok(__arena_cursor.end())
     }
     fn collect_lever_names(out: &mut ::arena::__private::Vec<&'static str>) {
         out.push("DEMO_FP8_SCALES");

@@ -238,3 +238,262 @@ pub fn total_bytes(sizes: &[usize; 47]) -> usize {
         .map(|(_, v)| v)
         .sum()
 }
+
+// The same sizing with the overflow checks the derive generates, written the
+// way a careful engineer would: `?` on every checked step.
+
+fn a(x: usize, y: usize) -> Option<usize> {
+    x.checked_add(y)
+}
+fn m(x: usize, y: usize) -> Option<usize> {
+    x.checked_mul(y)
+}
+fn upc(x: usize, q: usize) -> Option<usize> {
+    x.div_ceil(q).checked_mul(q)
+}
+fn m3(x: usize, y: usize, z: usize) -> Option<usize> {
+    m(m(x, y)?, z)
+}
+fn m4(w: usize, x: usize, y: usize, z: usize) -> Option<usize> {
+    m(m3(w, x, y)?, z)
+}
+
+/// [`sizes`] with checked arithmetic: `None` where a size overflows.
+pub fn sizes_checked(
+    c: &ModelConfig,
+    mm: usize,
+    s: usize,
+    b: usize,
+    n: usize,
+    t: &Target,
+    lv: HandLevers,
+) -> Option<[usize; 47]> {
+    let h = c.hidden_size;
+    let i = c.intermediate_size;
+    let nq = c.num_attention_heads;
+    let nkv = c.num_key_value_heads;
+    let hd = c.head_dim;
+    let hv = c.linear_num_value_heads;
+    let qkvz = c.ssm_qkvz_size();
+    let di = c.mamba2_d_inner();
+    let dip = c.mamba2_in_proj_size();
+    let e = c.num_experts;
+    let ez = a(e, c.zero_expert_num)?;
+    let k = c.num_experts_per_tok;
+    let im = c.moe_intermediate_size;
+    let moe = e > 0;
+    let mla = c.kv_lora_rank > 0;
+    let g = if c.attn_gated { 2 } else { 1 };
+    let qkv_dim = m(a(m(g, nq)?, m(2, nkv)?)?, hd)?;
+    let m_pad = upc(mm, 16)?;
+    let k_max = upc(mm.max(3), 16)?;
+    let r = n.max(32);
+    let logits_tokens = mm.min(160usize.max(a(r, 1)?));
+    let max_dim = h.max(di);
+    let nqhd = m(nq, hd)?;
+    let max_proj_k = h.max(nqhd).max(di).max(m(hv, c.linear_value_head_dim)?);
+    let w_e = if moe {
+        m(k_max, m(k, im)?.max(i))?
+    } else {
+        m(k_max, i)?
+    };
+    let mb = s.checked_div(b).map_or(Some(256), |q| a(q, 1))?;
+    let kf = h.max(i);
+    let dense = !moe;
+    let rope = c.qk_rope_head_dim;
+    let rkv = c.kv_lora_rank;
+    let ps = if c.mrope_interleaved { 3 } else { 1 };
+    let p = a(
+        a(
+            a(a(m3(8, mm, k)?, upc(m3(4, mm, ps)?, 8)?)?, m(8, mm)?)?,
+            m(4, mb)?,
+        )?,
+        4,
+    )?;
+    let d = a(
+        32_768,
+        a(3840, m(640, mb)?)?.max(a(m(24, r)?, m3(4, r, mb)?)?),
+    )?;
+    let cc = mm.div_ceil(8).max(1);
+    let q = a(
+        a(
+            a(
+                a(m3(64, cc, k)?, m(8, a(m(16, cc)?, 64)?.max(4096))?)?,
+                m3(32, cc, ps)?,
+            )?,
+            m(64, cc)?,
+        )?,
+        264,
+    )?;
+    let scratch = 65_536usize.max(p).max(d).max(q);
+    let policy = lv.splitk.unwrap_or(t.declared_splitk);
+    let slots = workspace_slots(policy, t.sm_count, nq, r) as usize;
+    let gdn = if hv > 0 && c.linear_key_head_dim == 128 && c.linear_value_head_dim == 128 {
+        m3(82_176, a(mm.div_ceil(64), 16)?, hv)?
+    } else {
+        0
+    };
+    let ssd = if c.mamba_num_heads > 0 && c.ssm_state_size > 0 {
+        let nc = a(mm.div_ceil(64), 1)?;
+        a(
+            m3(512, c.mamba_num_heads, nc)?,
+            m3(16_384, nc, c.n_groups.max(1))?,
+        )?
+    } else {
+        0
+    };
+    let hc = c.hc_mult;
+    let hc_lowrank = if hc > 0 && c.hc_lowrank > 0 {
+        let (t1, ts) = (mm.min(64), mm.min(2048));
+        let hch = m(hc, h)?;
+        m3(4, t1, a(hch, c.hc_lowrank)?)?.max(m3(2, ts, a(a(m(2, hch)?, c.hc_lowrank)?, hc)?)?)
+    } else {
+        256
+    };
+    let qsa = if c.index_topk > 0 && c.index_compress_ratio > 0 {
+        let (ih, id, icr) = (c.index_n_heads, c.index_head_dim, c.index_compress_ratio);
+        a(
+            a(m3(4096, a(ih, 1)?, id)?, m3(8192, ih, id)?)?,
+            a(m(8192, s.div_ceil(icr))?, m(8192, c.index_topk / icr)?)?,
+        )?
+    } else {
+        256
+    };
+    let moe_fp8 = if moe {
+        let x = m(mm, k)?;
+        let ks = h.max(c.shared_expert_intermediate_size);
+        let act = m(mm, ks)?.max(m(x, im)?);
+        let sc = m(4, m(mm, ks.div_ceil(128))?.max(m(x, im.div_ceil(128))?))?;
+        let items = m(a(a(x.div_ceil(128), e)?, 1)?, h.max(im).div_ceil(64))?;
+        a(
+            a(a(upc(act, 256)?, upc(sc, 256)?)?, upc(m(8, items)?, 256)?)?,
+            4,
+        )?
+    } else {
+        0
+    };
+    let mh = m(mm, h)?;
+    let fp8_scale = m3(4, m_pad, max_proj_k.div_ceil(128))?;
+    let ra = c.adapter_max_rank;
+    let mut out = [
+        m(2, mh)?,
+        m(2, mh)?,
+        m3(2, mm, max_dim)?,
+        m3(2, m_pad, qkv_dim)?,
+        m3(2, mm, nqhd)?.max(m3(2, mm, di)?).max(if mla {
+            m4(2, mm, nq, a(rkv, rope)?)?
+        } else {
+            0
+        }),
+        if moe { m3(2, mm, ez)? } else { 256 },
+        if moe { m3(4, mm, ez)? } else { 256 },
+        if moe { m(4, mh)? } else { 256 },
+        m3(2, m_pad, h)?,
+        m3(2, logits_tokens, c.vocab_size)?,
+        m3(2, m_pad, qkvz)?
+            .max(m3(2, mm, dip)?)
+            .max(m4(2, a(mm, m_pad)?, nkv, hd)?)
+            .max(m3(2, mm, c.shared_expert_intermediate_size)?)
+            .max(256),
+        m3(2, mm, c.ssm_ba_size())?
+            .max(m3(2, mm, c.moe_latent_size)?)
+            .max(if mla {
+                m3(2, mm, rope)?.max(m3(2, mm, c.q_lora_rank)?)
+            } else {
+                0
+            })
+            .max(256),
+        m3(2, m_pad, qkvz)?
+            .max(m3(2, mm, c.mamba2_d_xbc())?)
+            .max(m3(2, mm, nqhd)?)
+            .max(if mla {
+                m4(2, mm, nq, a(rkv, rope)?)?
+            } else {
+                0
+            })
+            .max(256),
+        m3(8, mm, hv)?.max(256),
+        m3(4, mm, qkvz)?
+            .max(if mla { m4(2, mm, nq, rope)? } else { 0 })
+            .max(256),
+        scratch,
+        m(2, w_e)?,
+        m(2, w_e)?,
+        if moe {
+            m4(2, k_max, k, c.moe_input_size())?
+        } else {
+            m3(2, k_max, h)?
+        },
+        m3(4, a(hd, 2)?, slots)?,
+        gdn,
+        ssd,
+        m4(2, mm, c.o_groups, c.o_lora_rank)?.max(256),
+        m(2, max_dim)?,
+        if hc > 0 { m4(4, mm, hc, h)? } else { 256 },
+        if hc > 0 { m3(4, mm, hc)?.max(256) } else { 256 },
+        if hc > 0 {
+            m4(4, mm, hc, hc)?.max(256)
+        } else {
+            256
+        },
+        hc_lowrank,
+        qsa,
+        m(4, mm)?.max(256),
+        if dense {
+            a(m3(4, mm, upc(kf, 256)?)?, 1_048_576)?
+        } else {
+            0
+        },
+        if dense { m(m_pad, kf)? } else { 0 },
+        if dense { m3(4, m_pad, kf / 32)? } else { 0 },
+        if dense { m3(4, m_pad, kf / 128)? } else { 0 },
+        if dense { m(64, i)? } else { 0 },
+        m(m_pad, max_proj_k)?,
+        moe_fp8,
+        fp8_scale,
+        fp8_scale,
+        if ra > 0 { m3(2, mm, ra)? } else { 0 },
+        if ra > 0 {
+            m3(2, mm, h.max(i).max(m(g, nqhd)?))?
+        } else {
+            0
+        },
+        if ra > 0 { m3(2, mm, i)? } else { 0 },
+        if ra > 0 { m(4, mm)? } else { 0 },
+        if lv.q2 {
+            m3(
+                2,
+                h,
+                i.max(qkvz).max(dip).max(m(g, nqhd)?).max(m3(2, nkv, hd)?),
+            )?
+        } else {
+            0
+        },
+        if lv.q2_mmq {
+            a(m3(4, mm, upc(h.max(i).max(nqhd), 256)?)?, 1_048_576)?
+        } else {
+            0
+        },
+        if lv.rowwise {
+            m(
+                c.num_ssm_layers(),
+                a(m3(2, qkvz, h)?, m4(2, h, hv, c.linear_value_head_dim)?)?,
+            )?
+        } else {
+            0
+        },
+        0,
+    ];
+    let glm = (c.model_type == "glm5_next" || c.model_type == "glm5_next_text") && !lv.glm_trim_off;
+    if glm {
+        let mut trimmed = 0usize;
+        for idx in [
+            3, 4, 5, 6, 7, 10, 11, 12, 13, 14, 16, 17, 18, 20, 35, 36, 37, 38,
+        ] {
+            trimmed = a(trimmed, out[idx])?;
+            out[idx] = 0;
+        }
+        out[46] = trimmed;
+    }
+    Some(out)
+}

@@ -1,0 +1,112 @@
+//! What the generated code costs at run time, against hand-written twins.
+//! Run: `cargo bench -p layouts --bench arena`; BENCHMARKS.md has the figures.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use arena::{Arena, HostSlab, Levers};
+use criterion::{Criterion, criterion_group, criterion_main};
+use layouts::{BufferSizes, ModelConfig, Target};
+
+#[path = "../tests/common/handwritten.rs"]
+mod handwritten;
+
+use handwritten::HandLevers;
+
+const M: usize = 8192;
+const S: usize = 32_768;
+const B: usize = 16;
+const N: usize = 64;
+
+fn deepseek_v4() -> ModelConfig {
+    let text = include_str!("../configs/hf/deepseek-ai__DeepSeek-V4-Flash.json");
+    ModelConfig::from_hf_config_json(text, "DeepSeek-V4-Flash").unwrap()
+}
+
+fn from_config(c: &mut Criterion) {
+    for (name, config) in [
+        ("qwen3_next", ModelConfig::qwen3_next_80b_nvfp4()),
+        ("deepseek_v4", deepseek_v4()),
+    ] {
+        let mut g = c.benchmark_group(format!("from_config/{name}"));
+        let levers = Levers::new();
+        let t = Target::DEFAULT;
+        g.bench_function("generated", |b| {
+            b.iter(|| {
+                BufferSizes::try_from_config_with(
+                    black_box(&levers),
+                    black_box(&config),
+                    black_box(M),
+                    black_box(S),
+                    black_box(B),
+                    black_box(N),
+                    black_box(&t),
+                )
+            })
+        });
+        g.bench_function("handwritten_checked", |b| {
+            b.iter(|| {
+                handwritten::sizes_checked(
+                    black_box(&config),
+                    black_box(M),
+                    black_box(S),
+                    black_box(B),
+                    black_box(N),
+                    black_box(&t),
+                    black_box(HandLevers::default()),
+                )
+            })
+        });
+        g.bench_function("handwritten_unchecked", |b| {
+            b.iter(|| {
+                handwritten::sizes(
+                    black_box(&config),
+                    black_box(M),
+                    black_box(S),
+                    black_box(B),
+                    black_box(N),
+                    black_box(&t),
+                    black_box(HandLevers::default()),
+                )
+            })
+        });
+        g.finish();
+    }
+}
+
+fn layout_and_carving(c: &mut Criterion) {
+    let sizes = BufferSizes::try_from_config_with(
+        &Levers::new(),
+        &ModelConfig::qwen3_next_80b_nvfp4(),
+        M,
+        S,
+        B,
+        N,
+        &Target::DEFAULT,
+    )
+    .unwrap();
+    let mut g = c.benchmark_group("slab/qwen3_next");
+    g.bench_function("slab_bytes", |b| b.iter(|| black_box(&sizes).slab_bytes()));
+    g.bench_function("layout", |b| b.iter(|| black_box(&sizes).layout()));
+    let mut slab = HostSlab::new(sizes).unwrap();
+    g.bench_function("carve_all_views", |b| {
+        b.iter(|| {
+            let v = slab.views();
+            black_box(v.hidden_states.len() + v.ssm_rowwise_w_bf16.len())
+        })
+    });
+    g.finish();
+}
+
+fn config() -> Criterion {
+    Criterion::default()
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3))
+}
+
+criterion_group! {
+    name = benches;
+    config = config();
+    targets = from_config, layout_and_carving
+}
+criterion_main!(benches);
