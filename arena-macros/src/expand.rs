@@ -427,10 +427,11 @@ impl<'m, 'a> Gen<'m, 'a> {
                     }
                 }
                 let elem = f.attrs.dtype.get().map_or(quote!(u8), DType::rust);
-                let product = codes.into_iter().fold(
-                    quote!(::core::mem::size_of::<#elem>()),
-                    |acc, c| quote!(#rt::mul(#acc, #c)?),
-                );
+                let product = codes
+                    .into_iter()
+                    .fold(quote!(::core::mem::size_of::<#elem>()), |acc, c| {
+                        crate::formula::lower::step(quote!(#rt::mul(#acc, #c)))
+                    });
                 let text = shape_text(f);
                 let l = Lowered {
                     ty: Ty::Int,
@@ -517,8 +518,12 @@ fn wrap(m: &Model, item: &str, text: &str, l: Lowered) -> TokenStream {
         _ => quote!(_),
     };
     quote! {
-        (|| -> #rt::Result<#t, ::arena::Fault> { #rt::Result::Ok(#code) })()
-            .map_err(|__arena_fault| ::arena::SizeError::formula(#arena, #item, #text, __arena_fault))?
+        match '__arena_formula: { #rt::Result::<#t, ::arena::Fault>::Ok(#code) } {
+            #rt::Result::Ok(__arena_v) => __arena_v,
+            #rt::Result::Err(__arena_fault) => {
+                return #rt::Result::Err(::arena::SizeError::formula(#arena, #item, #text, __arena_fault));
+            }
+        }
     }
 }
 
@@ -649,6 +654,7 @@ fn inherent(m: &Model, body: TokenStream) -> TokenStream {
         impl #ident {
             #[doc = #with_doc]
             #[allow(non_snake_case, unused_variables, unused_parens, clippy::all, clippy::pedantic)]
+            #[inline]
             #vis fn try_from_config_with(
                 __arena_levers: &::arena::Levers,
                 #(#all_decls),*
@@ -848,6 +854,7 @@ fn arena_impl(m: &Model, g: &Gen) -> TokenStream {
                 }
             }
 
+            #[inline]
             fn slab_bytes(&self) -> #rt::Result<usize, ::arena::SizeError> {
                 #slab
             }

@@ -96,6 +96,7 @@ fn text_of<'a>(name: &'static str, raw: &'a OsStr, expected: &str) -> Result<&'a
 
 /// An on/off lever: exactly `1` is on, exactly `0` is off, unset is `default`;
 /// anything else (`true`, ` 1`, `2`, empty, not UTF-8) is an error naming the lever.
+#[inline]
 pub fn bool_lever(levers: &Levers, name: &'static str, default: bool) -> Result<bool, SizeError> {
     const EXPECTED: &str = "`1` (on) or `0` (off)";
     let Some(raw) = levers.get(name) else {
@@ -114,6 +115,7 @@ pub fn bool_lever(levers: &Levers, name: &'static str, default: bool) -> Result<
 
 /// A lever with a parser: unset is `None`, a value the parser accepts is
 /// `Some`, anything else is an error naming the lever and the parser's reason.
+#[inline]
 pub fn parsed_lever<T, E: Display>(
     levers: &Levers,
     name: &'static str,

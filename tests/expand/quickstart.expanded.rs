@@ -24,6 +24,7 @@ A [`SizeError`](::arena::SizeError) naming the field and its formula when a form
         clippy::all,
         clippy::pedantic
     )]
+    #[inline]
     pub fn try_from_config_with(
         __arena_levers: &::arena::Levers,
         config: &ModelConfig,
@@ -41,194 +42,419 @@ A [`SizeError`](::arena::SizeError) naming the field and its formula when a form
             true,
         )?;
         let __arena_struct_on: bool = true;
-        let h: usize = (|| -> ::arena::__private::Result<usize, ::arena::Fault> {
-            ::arena::__private::Result::Ok(
-                ::arena::__private::to_size(config.hidden_size)?,
+        let h: usize = match '__arena_formula: {
+            ::arena::__private::Result::<
+                usize,
+                ::arena::Fault,
+            >::Ok(
+                match ::arena::__private::to_size(config.hidden_size) {
+                    ::core::result::Result::Ok(__arena_v) => __arena_v,
+                    ::core::result::Result::Err(__arena_f) => {
+                        break '__arena_formula ::core::result::Result::Err(__arena_f);
+                    }
+                },
             )
-        })()
-            .map_err(|__arena_fault| ::arena::SizeError::formula(
-                "Scratch",
-                "h",
-                "config.hidden_size",
-                __arena_fault,
-            ))?;
-        let K: usize = (|| -> ::arena::__private::Result<usize, ::arena::Fault> {
-            ::arena::__private::Result::Ok(
+        } {
+            ::arena::__private::Result::Ok(__arena_v) => __arena_v,
+            ::arena::__private::Result::Err(__arena_fault) => {
+                return ::arena::__private::Result::Err(
+                    ::arena::SizeError::formula(
+                        "Scratch",
+                        "h",
+                        "config.hidden_size",
+                        __arena_fault,
+                    ),
+                );
+            }
+        };
+        let K: usize = match '__arena_formula: {
+            ::arena::__private::Result::<
+                usize,
+                ::arena::Fault,
+            >::Ok(
                 ::arena::__private::max(
                     h,
-                    ::arena::__private::to_size(config.intermediate_size)?,
+                    match ::arena::__private::to_size(config.intermediate_size) {
+                        ::core::result::Result::Ok(__arena_v) => __arena_v,
+                        ::core::result::Result::Err(__arena_f) => {
+                            break '__arena_formula ::core::result::Result::Err(__arena_f);
+                        }
+                    },
                 ),
             )
-        })()
-            .map_err(|__arena_fault| ::arena::SizeError::formula(
-                "Scratch",
-                "K",
-                "max(h, config.intermediate_size)",
-                __arena_fault,
-            ))?;
+        } {
+            ::arena::__private::Result::Ok(__arena_v) => __arena_v,
+            ::arena::__private::Result::Err(__arena_fault) => {
+                return ::arena::__private::Result::Err(
+                    ::arena::SizeError::formula(
+                        "Scratch",
+                        "K",
+                        "max(h, config.intermediate_size)",
+                        __arena_fault,
+                    ),
+                );
+            }
+        };
         let __arena_on_hidden_states: bool = __arena_struct_on;
         let __arena_raw_hidden_states: usize = if __arena_on_hidden_states {
-            (|| -> ::arena::__private::Result<usize, ::arena::Fault> {
-                ::arena::__private::Result::Ok(
-                    ::arena::__private::mul(
-                        ::arena::__private::mul(
+            match '__arena_formula: {
+                ::arena::__private::Result::<
+                    usize,
+                    ::arena::Fault,
+                >::Ok(
+                    match ::arena::__private::mul(
+                        match ::arena::__private::mul(
                             ::core::mem::size_of::<::arena::__private::bf16>(),
                             M,
-                        )?,
+                        ) {
+                            ::core::result::Result::Ok(__arena_v) => __arena_v,
+                            ::core::result::Result::Err(__arena_f) => {
+                                break '__arena_formula ::core::result::Result::Err(
+                                    __arena_f,
+                                );
+                            }
+                        },
                         h,
-                    )?,
+                    ) {
+                        ::core::result::Result::Ok(__arena_v) => __arena_v,
+                        ::core::result::Result::Err(__arena_f) => {
+                            break '__arena_formula ::core::result::Result::Err(__arena_f);
+                        }
+                    },
                 )
-            })()
-                .map_err(|__arena_fault| ::arena::SizeError::formula(
-                    "Scratch",
-                    "hidden_states",
-                    "2 * M * h",
-                    __arena_fault,
-                ))?
+            } {
+                ::arena::__private::Result::Ok(__arena_v) => __arena_v,
+                ::arena::__private::Result::Err(__arena_fault) => {
+                    return ::arena::__private::Result::Err(
+                        ::arena::SizeError::formula(
+                            "Scratch",
+                            "hidden_states",
+                            "2 * M * h",
+                            __arena_fault,
+                        ),
+                    );
+                }
+            }
         } else {
             0usize
         };
         let hidden_states: usize = __arena_raw_hidden_states;
         let __arena_on_mlp_up: bool = __arena_struct_on;
         let __arena_raw_mlp_up: usize = if __arena_on_mlp_up {
-            (|| -> ::arena::__private::Result<usize, ::arena::Fault> {
-                ::arena::__private::Result::Ok(
-                    ::arena::__private::mul(
-                        ::arena::__private::mul(
+            match '__arena_formula: {
+                ::arena::__private::Result::<
+                    usize,
+                    ::arena::Fault,
+                >::Ok(
+                    match ::arena::__private::mul(
+                        match ::arena::__private::mul(
                             ::core::mem::size_of::<::arena::__private::bf16>(),
-                            ::arena::__private::ceil16(M)?,
-                        )?,
+                            match ::arena::__private::ceil16(M) {
+                                ::core::result::Result::Ok(__arena_v) => __arena_v,
+                                ::core::result::Result::Err(__arena_f) => {
+                                    break '__arena_formula ::core::result::Result::Err(
+                                        __arena_f,
+                                    );
+                                }
+                            },
+                        ) {
+                            ::core::result::Result::Ok(__arena_v) => __arena_v,
+                            ::core::result::Result::Err(__arena_f) => {
+                                break '__arena_formula ::core::result::Result::Err(
+                                    __arena_f,
+                                );
+                            }
+                        },
                         K,
-                    )?,
+                    ) {
+                        ::core::result::Result::Ok(__arena_v) => __arena_v,
+                        ::core::result::Result::Err(__arena_f) => {
+                            break '__arena_formula ::core::result::Result::Err(__arena_f);
+                        }
+                    },
                 )
-            })()
-                .map_err(|__arena_fault| ::arena::SizeError::formula(
-                    "Scratch",
-                    "mlp_up",
-                    "2 * ceil16(M) * K",
-                    __arena_fault,
-                ))?
+            } {
+                ::arena::__private::Result::Ok(__arena_v) => __arena_v,
+                ::arena::__private::Result::Err(__arena_fault) => {
+                    return ::arena::__private::Result::Err(
+                        ::arena::SizeError::formula(
+                            "Scratch",
+                            "mlp_up",
+                            "2 * ceil16(M) * K",
+                            __arena_fault,
+                        ),
+                    );
+                }
+            }
         } else {
             0usize
         };
         let mlp_up: usize = __arena_raw_mlp_up;
         let __arena_on_router_logits: bool = __arena_struct_on;
         let __arena_raw_router_logits: usize = if __arena_on_router_logits {
-            (|| -> ::arena::__private::Result<usize, ::arena::Fault> {
-                ::arena::__private::Result::Ok(
-                    (if (::arena::__private::to_size(config.num_experts)? > 0usize) {
-                        ::arena::__private::mul(
-                            ::arena::__private::mul(4usize, M)?,
-                            ::arena::__private::to_size(config.num_experts)?,
-                        )?
+            match '__arena_formula: {
+                ::arena::__private::Result::<
+                    usize,
+                    ::arena::Fault,
+                >::Ok(
+                    (if (match ::arena::__private::to_size(config.num_experts) {
+                        ::core::result::Result::Ok(__arena_v) => __arena_v,
+                        ::core::result::Result::Err(__arena_f) => {
+                            break '__arena_formula ::core::result::Result::Err(__arena_f);
+                        }
+                    } > 0usize)
+                    {
+                        match ::arena::__private::mul(
+                            match ::arena::__private::mul(4usize, M) {
+                                ::core::result::Result::Ok(__arena_v) => __arena_v,
+                                ::core::result::Result::Err(__arena_f) => {
+                                    break '__arena_formula ::core::result::Result::Err(
+                                        __arena_f,
+                                    );
+                                }
+                            },
+                            match ::arena::__private::to_size(config.num_experts) {
+                                ::core::result::Result::Ok(__arena_v) => __arena_v,
+                                ::core::result::Result::Err(__arena_f) => {
+                                    break '__arena_formula ::core::result::Result::Err(
+                                        __arena_f,
+                                    );
+                                }
+                            },
+                        ) {
+                            ::core::result::Result::Ok(__arena_v) => __arena_v,
+                            ::core::result::Result::Err(__arena_f) => {
+                                break '__arena_formula ::core::result::Result::Err(
+                                    __arena_f,
+                                );
+                            }
+                        }
                     } else {
                         256usize
                     }),
                 )
-            })()
-                .map_err(|__arena_fault| ::arena::SizeError::formula(
-                    "Scratch",
-                    "router_logits",
-                    "if config.num_experts > 0 { 4 * M * config.num_experts } else { 256 }",
-                    __arena_fault,
-                ))?
+            } {
+                ::arena::__private::Result::Ok(__arena_v) => __arena_v,
+                ::arena::__private::Result::Err(__arena_fault) => {
+                    return ::arena::__private::Result::Err(
+                        ::arena::SizeError::formula(
+                            "Scratch",
+                            "router_logits",
+                            "if config.num_experts > 0 { 4 * M * config.num_experts } else { 256 }",
+                            __arena_fault,
+                        ),
+                    );
+                }
+            }
         } else {
             0usize
         };
         let router_logits: usize = __arena_raw_router_logits;
         let __arena_on_router_in_f32: bool = __arena_struct_on && DEMO_FP32_ROUTER
-            && (|| -> ::arena::__private::Result<bool, ::arena::Fault> {
-                ::arena::__private::Result::Ok(
-                    (::arena::__private::to_size(config.num_experts)? > 0usize),
+            && match '__arena_formula: {
+                ::arena::__private::Result::<
+                    bool,
+                    ::arena::Fault,
+                >::Ok(
+                    (match ::arena::__private::to_size(config.num_experts) {
+                        ::core::result::Result::Ok(__arena_v) => __arena_v,
+                        ::core::result::Result::Err(__arena_f) => {
+                            break '__arena_formula ::core::result::Result::Err(__arena_f);
+                        }
+                    } > 0usize),
                 )
-            })()
-                .map_err(|__arena_fault| ::arena::SizeError::formula(
-                    "Scratch",
-                    "router_in_f32",
-                    "config.num_experts > 0",
-                    __arena_fault,
-                ))?;
+            } {
+                ::arena::__private::Result::Ok(__arena_v) => __arena_v,
+                ::arena::__private::Result::Err(__arena_fault) => {
+                    return ::arena::__private::Result::Err(
+                        ::arena::SizeError::formula(
+                            "Scratch",
+                            "router_in_f32",
+                            "config.num_experts > 0",
+                            __arena_fault,
+                        ),
+                    );
+                }
+            };
         let __arena_raw_router_in_f32: usize = if __arena_on_router_in_f32 {
-            (|| -> ::arena::__private::Result<usize, ::arena::Fault> {
-                ::arena::__private::Result::Ok(
-                    ::arena::__private::mul(
-                        ::arena::__private::mul(::core::mem::size_of::<f32>(), M)?,
+            match '__arena_formula: {
+                ::arena::__private::Result::<
+                    usize,
+                    ::arena::Fault,
+                >::Ok(
+                    match ::arena::__private::mul(
+                        match ::arena::__private::mul(::core::mem::size_of::<f32>(), M) {
+                            ::core::result::Result::Ok(__arena_v) => __arena_v,
+                            ::core::result::Result::Err(__arena_f) => {
+                                break '__arena_formula ::core::result::Result::Err(
+                                    __arena_f,
+                                );
+                            }
+                        },
                         h,
-                    )?,
+                    ) {
+                        ::core::result::Result::Ok(__arena_v) => __arena_v,
+                        ::core::result::Result::Err(__arena_f) => {
+                            break '__arena_formula ::core::result::Result::Err(__arena_f);
+                        }
+                    },
                 )
-            })()
-                .map_err(|__arena_fault| ::arena::SizeError::formula(
-                    "Scratch",
-                    "router_in_f32",
-                    "4 * M * h",
-                    __arena_fault,
-                ))?
+            } {
+                ::arena::__private::Result::Ok(__arena_v) => __arena_v,
+                ::arena::__private::Result::Err(__arena_fault) => {
+                    return ::arena::__private::Result::Err(
+                        ::arena::SizeError::formula(
+                            "Scratch",
+                            "router_in_f32",
+                            "4 * M * h",
+                            __arena_fault,
+                        ),
+                    );
+                }
+            }
         } else {
             0usize
         };
         let router_in_f32: usize = __arena_raw_router_in_f32;
         let __arena_on_fp8_scales: bool = __arena_struct_on && DEMO_FP8_SCALES;
         let __arena_raw_fp8_scales: usize = if __arena_on_fp8_scales {
-            (|| -> ::arena::__private::Result<usize, ::arena::Fault> {
-                ::arena::__private::Result::Ok(
-                    ::arena::__private::mul(
-                        ::arena::__private::mul(
-                            ::arena::__private::ceil16(M)?,
-                            ::arena::__private::div_ceil(K, 128usize)?,
-                        )?,
+            match '__arena_formula: {
+                ::arena::__private::Result::<
+                    usize,
+                    ::arena::Fault,
+                >::Ok(
+                    match ::arena::__private::mul(
+                        match ::arena::__private::mul(
+                            match ::arena::__private::ceil16(M) {
+                                ::core::result::Result::Ok(__arena_v) => __arena_v,
+                                ::core::result::Result::Err(__arena_f) => {
+                                    break '__arena_formula ::core::result::Result::Err(
+                                        __arena_f,
+                                    );
+                                }
+                            },
+                            match ::arena::__private::div_ceil(K, 128usize) {
+                                ::core::result::Result::Ok(__arena_v) => __arena_v,
+                                ::core::result::Result::Err(__arena_f) => {
+                                    break '__arena_formula ::core::result::Result::Err(
+                                        __arena_f,
+                                    );
+                                }
+                            },
+                        ) {
+                            ::core::result::Result::Ok(__arena_v) => __arena_v,
+                            ::core::result::Result::Err(__arena_f) => {
+                                break '__arena_formula ::core::result::Result::Err(
+                                    __arena_f,
+                                );
+                            }
+                        },
                         4usize,
-                    )?,
+                    ) {
+                        ::core::result::Result::Ok(__arena_v) => __arena_v,
+                        ::core::result::Result::Err(__arena_f) => {
+                            break '__arena_formula ::core::result::Result::Err(__arena_f);
+                        }
+                    },
                 )
-            })()
-                .map_err(|__arena_fault| ::arena::SizeError::formula(
-                    "Scratch",
-                    "fp8_scales",
-                    "ceil16(M) * div_ceil(K, 128) * 4",
-                    __arena_fault,
-                ))?
+            } {
+                ::arena::__private::Result::Ok(__arena_v) => __arena_v,
+                ::arena::__private::Result::Err(__arena_fault) => {
+                    return ::arena::__private::Result::Err(
+                        ::arena::SizeError::formula(
+                            "Scratch",
+                            "fp8_scales",
+                            "ceil16(M) * div_ceil(K, 128) * 4",
+                            __arena_fault,
+                        ),
+                    );
+                }
+            }
         } else {
             0usize
         };
         let fp8_scales: usize = __arena_raw_fp8_scales;
         let __arena_on_logits: bool = __arena_struct_on;
         let __arena_raw_logits: usize = if __arena_on_logits {
-            (|| -> ::arena::__private::Result<usize, ::arena::Fault> {
-                ::arena::__private::Result::Ok(
-                    ::arena::__private::mul(
-                        ::arena::__private::mul(
+            match '__arena_formula: {
+                ::arena::__private::Result::<
+                    usize,
+                    ::arena::Fault,
+                >::Ok(
+                    match ::arena::__private::mul(
+                        match ::arena::__private::mul(
                             ::core::mem::size_of::<::arena::__private::bf16>(),
                             ::arena::__private::min(M, 256usize),
-                        )?,
-                        ::arena::__private::to_size(config.vocab_size)?,
-                    )?,
+                        ) {
+                            ::core::result::Result::Ok(__arena_v) => __arena_v,
+                            ::core::result::Result::Err(__arena_f) => {
+                                break '__arena_formula ::core::result::Result::Err(
+                                    __arena_f,
+                                );
+                            }
+                        },
+                        match ::arena::__private::to_size(config.vocab_size) {
+                            ::core::result::Result::Ok(__arena_v) => __arena_v,
+                            ::core::result::Result::Err(__arena_f) => {
+                                break '__arena_formula ::core::result::Result::Err(
+                                    __arena_f,
+                                );
+                            }
+                        },
+                    ) {
+                        ::core::result::Result::Ok(__arena_v) => __arena_v,
+                        ::core::result::Result::Err(__arena_f) => {
+                            break '__arena_formula ::core::result::Result::Err(__arena_f);
+                        }
+                    },
                 )
-            })()
-                .map_err(|__arena_fault| ::arena::SizeError::formula(
-                    "Scratch",
-                    "logits",
-                    "2 * min(M, 256) * config.vocab_size",
-                    __arena_fault,
-                ))?
+            } {
+                ::arena::__private::Result::Ok(__arena_v) => __arena_v,
+                ::arena::__private::Result::Err(__arena_fault) => {
+                    return ::arena::__private::Result::Err(
+                        ::arena::SizeError::formula(
+                            "Scratch",
+                            "logits",
+                            "2 * min(M, 256) * config.vocab_size",
+                            __arena_fault,
+                        ),
+                    );
+                }
+            }
         } else {
             0usize
         };
         let logits: usize = __arena_raw_logits;
         let __arena_on_norm_unit_w: bool = __arena_struct_on;
         let __arena_raw_norm_unit_w: usize = if __arena_on_norm_unit_w {
-            (|| -> ::arena::__private::Result<usize, ::arena::Fault> {
-                ::arena::__private::Result::Ok(
-                    ::arena::__private::mul(
+            match '__arena_formula: {
+                ::arena::__private::Result::<
+                    usize,
+                    ::arena::Fault,
+                >::Ok(
+                    match ::arena::__private::mul(
                         ::core::mem::size_of::<::arena::__private::bf16>(),
                         h,
-                    )?,
+                    ) {
+                        ::core::result::Result::Ok(__arena_v) => __arena_v,
+                        ::core::result::Result::Err(__arena_f) => {
+                            break '__arena_formula ::core::result::Result::Err(__arena_f);
+                        }
+                    },
                 )
-            })()
-                .map_err(|__arena_fault| ::arena::SizeError::formula(
-                    "Scratch",
-                    "norm_unit_w",
-                    "2 * h",
-                    __arena_fault,
-                ))?
+            } {
+                ::arena::__private::Result::Ok(__arena_v) => __arena_v,
+                ::arena::__private::Result::Err(__arena_fault) => {
+                    return ::arena::__private::Result::Err(
+                        ::arena::SizeError::formula(
+                            "Scratch",
+                            "norm_unit_w",
+                            "2 * h",
+                            __arena_fault,
+                        ),
+                    );
+                }
+            }
         } else {
             0usize
         };
@@ -511,6 +737,7 @@ impl ::arena::Arena for Scratch {
             _ => ::core::option::Option::None,
         }
     }
+    #[inline]
     fn slab_bytes(&self) -> ::arena::__private::Result<usize, ::arena::SizeError> {
         let mut __arena_cursor = ::arena::Cursor::new(0);
         if __arena_cursor

@@ -46,7 +46,7 @@ pub trait Env {
 pub struct Lowered {
     pub ty: Ty,
     pub code: TokenStream,
-    /// Whether the code uses `?` on a checked step.
+    /// Whether the code has a checked step that can leave `'__arena_formula`.
     pub fallible: bool,
 }
 
@@ -57,6 +57,17 @@ const BUILTINS: [&str; 7] = [
 pub struct Lowerer<'a> {
     env: &'a dyn Env,
     pub errors: Vec<FError>,
+}
+
+/// One checked step: its value, or a jump out of the formula's block
+/// (`'__arena_formula`, opened by the caller) with the fault.
+pub fn step(call: TokenStream) -> TokenStream {
+    quote! {
+        match #call {
+            ::core::result::Result::Ok(__arena_v) => __arena_v,
+            ::core::result::Result::Err(__arena_f) => break '__arena_formula ::core::result::Result::Err(__arena_f),
+        }
+    }
 }
 
 fn rt(span: Span) -> TokenStream {
@@ -120,7 +131,7 @@ impl<'a> Lowerer<'a> {
                 let code = l.code;
                 Some(Lowered {
                     ty: Ty::Int,
-                    code: quote!(#rt::to_size(#code)?),
+                    code: step(quote!(#rt::to_size(#code))),
                     fallible: true,
                 })
             }
@@ -405,16 +416,16 @@ impl<'a> Lowerer<'a> {
         let code = match name {
             "ceil16" => {
                 let a = &codes[0];
-                quote!(#rt::ceil16(#a)?)
+                step(quote!(#rt::ceil16(#a)))
             }
             "div_ceil" | "round_up" => {
                 let f = Ident::new(name, span);
                 let (a, b) = (&codes[0], &codes[1]);
-                quote!(#rt::#f(#a, #b)?)
+                step(quote!(#rt::#f(#a, #b)))
             }
             "clamp" => {
                 let (x, lo, hi) = (&codes[0], &codes[1], &codes[2]);
-                quote!(#rt::clamp(#x, #lo, #hi)?)
+                step(quote!(#rt::clamp(#x, #lo, #hi)))
             }
             _ => {
                 let f = Ident::new(name, span);
@@ -453,7 +464,7 @@ impl<'a> Lowerer<'a> {
         let c = cond.code;
         let sum = members
             .iter()
-            .fold(quote!(0usize), |acc, m| quote!(#rt::add(#acc, #m)?));
+            .fold(quote!(0usize), |acc, m| step(quote!(#rt::add(#acc, #m))));
         Some(Lowered {
             ty: Ty::Int,
             code: quote!((if #c { #sum } else { 0usize })),
@@ -525,7 +536,7 @@ impl<'a> Lowerer<'a> {
                 let f = Ident::new(f, span);
                 Some(Lowered {
                     ty: Ty::Int,
-                    code: quote!(#rt::#f(#ac, #bc)?),
+                    code: step(quote!(#rt::#f(#ac, #bc))),
                     fallible: true,
                 })
             }
