@@ -43,7 +43,7 @@ TOML
 done
 
 for f in sizes sublayouts; do
-  ARENA_EXPAND_IN=layouts/src/$f.rs ARENA_EXPAND_OUT=$work/expanded/src/$f.rs \
+  ARENA_EXPAND_IN=$root/layouts/src/$f.rs ARENA_EXPAND_OUT=$work/expanded/src/$f.rs \
     CARGO_TARGET_DIR=$root/target cargo test -q -p arena-macros expand_files >/dev/null
 done
 grep -q 'derive(Arena' "$work/expanded/src/sizes.rs" && { echo "expansion failed"; exit 1; }
@@ -71,7 +71,7 @@ echo "expanded source: $(wc -l < "$work/expanded/src/sizes.rs") + $(wc -l < "$wo
 clean=$work/clean
 rm -rf "$clean"
 t0=$(now)
-CARGO_TARGET_DIR=$clean cargo build -q -p syn
+CARGO_TARGET_DIR=$clean cargo build -q -p syn@3
 t1=$(now)
 CARGO_TARGET_DIR=$clean cargo build -q -p arena-macros
 t2=$(now)

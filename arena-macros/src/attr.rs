@@ -189,6 +189,19 @@ fn formula(input: ParseStream, key: &Ident) -> syn::Result<Formula> {
     Formula::from_tokens(tokens, key.span())
 }
 
+/// Comma-separated formulas: `nested(a, b)` arguments, `shape = [a, b]` dimensions.
+fn formula_list(content: ParseStream, key: &Ident) -> syn::Result<Vec<Formula>> {
+    let mut out = Vec::new();
+    while !content.is_empty() {
+        out.push(formula(content, key)?);
+        if content.is_empty() {
+            break;
+        }
+        content.parse::<Token![,]>()?;
+    }
+    Ok(out)
+}
+
 fn eq_formula(input: ParseStream, key: &Ident) -> syn::Result<Formula> {
     input.parse::<Token![=]>()?;
     formula(input, key)
@@ -416,14 +429,7 @@ pub fn parse_field_attrs(attrs: &[Attribute], errs: &mut Errors) -> FieldAttrs {
                     input.parse::<Token![=]>()?;
                     let content;
                     syn::bracketed!(content in input);
-                    let mut dims = Vec::new();
-                    while !content.is_empty() {
-                        dims.push(formula(&content, &key)?);
-                        if content.is_empty() {
-                            break;
-                        }
-                        content.parse::<Token![,]>()?;
-                    }
+                    let dims = formula_list(&content, &key)?;
                     if dims.is_empty() {
                         errs.at(key.span(), "`shape` needs at least one dimension");
                     }
@@ -457,14 +463,7 @@ pub fn parse_field_attrs(attrs: &[Attribute], errs: &mut Errors) -> FieldAttrs {
                 "nested" => {
                     let content;
                     syn::parenthesized!(content in input);
-                    let mut args = Vec::new();
-                    while !content.is_empty() {
-                        args.push(formula(&content, &key)?);
-                        if content.is_empty() {
-                            break;
-                        }
-                        content.parse::<Token![,]>()?;
-                    }
+                    let args = formula_list(&content, &key)?;
                     out.nested.set(&key, args, errs);
                 }
                 // trim = NAME (a bool let or lever)

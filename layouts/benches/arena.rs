@@ -74,6 +74,54 @@ fn from_config(c: &mut Criterion) {
     }
 }
 
+/// Where the generated constructor's time goes: each nested arena on its own.
+fn sub_layouts(c: &mut Criterion) {
+    use layouts::sublayouts::{GdnFlaScratch, HcLowrankLayouts, MoeFp8Scratch, ScratchLayouts};
+    let config = ModelConfig::qwen3_next_80b_nvfp4();
+    let levers = Levers::new();
+    let mut g = c.benchmark_group("sub_layouts/qwen3_next");
+    g.bench_function("scratch", |b| {
+        b.iter(|| {
+            ScratchLayouts::try_from_config_with(
+                black_box(&levers),
+                black_box(&config),
+                black_box(M),
+                black_box(S / B + 1),
+                black_box(N),
+            )
+        })
+    });
+    g.bench_function("gdn_fla_scratch", |b| {
+        b.iter(|| {
+            GdnFlaScratch::try_from_config_with(
+                black_box(&levers),
+                black_box(&config),
+                black_box(M),
+            )
+        })
+    });
+    g.bench_function("moe_fp8_scratch", |b| {
+        b.iter(|| {
+            MoeFp8Scratch::try_from_config_with(
+                black_box(&levers),
+                black_box(&config),
+                black_box(M),
+            )
+        })
+    });
+    g.bench_function("hc_lowrank_scratch", |b| {
+        b.iter(|| {
+            HcLowrankLayouts::try_from_config_with(
+                black_box(&levers),
+                black_box(&config),
+                black_box(M),
+                black_box(false),
+            )
+        })
+    });
+    g.finish();
+}
+
 fn layout_and_carving(c: &mut Criterion) {
     let sizes = BufferSizes::try_from_config_with(
         &Levers::new(),
@@ -107,6 +155,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = benches;
     config = config();
-    targets = from_config, layout_and_carving
+    targets = from_config, sub_layouts, layout_and_carving
 }
 criterion_main!(benches);

@@ -351,12 +351,17 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    fn rust_args(&mut self, args: &[Expr]) -> Option<(Vec<TokenStream>, bool)> {
+    /// Lowers every argument with `one`; `None` if any failed (all are checked).
+    fn each(
+        &mut self,
+        args: &[Expr],
+        one: fn(&mut Self, &Expr) -> Option<Lowered>,
+    ) -> Option<(Vec<TokenStream>, bool)> {
         let mut out = Vec::new();
         let mut fallible = false;
         let mut ok = true;
         for a in args {
-            match self.lower(a) {
+            match one(self, a) {
                 Some(l) => {
                     fallible |= l.fallible;
                     out.push(l.code);
@@ -367,20 +372,12 @@ impl<'a> Lowerer<'a> {
         ok.then_some((out, fallible))
     }
 
+    fn rust_args(&mut self, args: &[Expr]) -> Option<(Vec<TokenStream>, bool)> {
+        self.each(args, Self::lower)
+    }
+
     fn ints(&mut self, args: &[Expr]) -> Option<(Vec<TokenStream>, bool)> {
-        let mut out = Vec::new();
-        let mut fallible = false;
-        let mut ok = true;
-        for a in args {
-            match self.int(a) {
-                Some(l) => {
-                    fallible |= l.fallible;
-                    out.push(l.code);
-                }
-                None => ok = false,
-            }
-        }
-        ok.then_some((out, fallible))
+        self.each(args, Self::int)
     }
 
     fn builtin(&mut self, name: &str, args: &[Expr], loc: Loc) -> Option<Lowered> {
