@@ -385,6 +385,21 @@ fn top_object<'a>(value: &'a Value, file: &'a str) -> Result<Obj<'a>, ConfigErro
     }
 }
 
+/// The serde form: every field by name, absent keys at their §3.1 defaults,
+/// `hidden_size` required; read by the same code as
+/// [`ModelConfig::from_model_config_json`], so both agree on every key.
+impl<'de> serde::Deserialize<'de> for ModelConfig {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = Value::deserialize(deserializer)?;
+        let obj = top_object(&value, "<serde>").map_err(serde::de::Error::custom)?;
+        let config = generic(&obj).map_err(serde::de::Error::custom)?;
+        config
+            .validate("<serde>")
+            .map_err(serde::de::Error::custom)?;
+        Ok(config)
+    }
+}
+
 impl ModelConfig {
     /// The fixture `qwen3_next_80b_nvfp4` (Qwen3-Next-80B-A3B, NVFP4 serve).
     pub fn qwen3_next_80b_nvfp4() -> Self {
@@ -600,6 +615,11 @@ mod tests {
         let c = ModelConfig::qwen3_next_80b_nvfp4();
         let back = ModelConfig::from_model_config_json(&c.to_json(), "x.json").unwrap();
         assert_eq!(c, back);
+        let via_serde: ModelConfig =
+            serde_json::from_str(&serde_json::to_string(&c).unwrap()).unwrap();
+        assert_eq!(c, via_serde);
+        let e = serde_json::from_str::<ModelConfig>(r#"{"vocab_size": 3}"#).unwrap_err();
+        assert!(e.to_string().contains("`hidden_size`"), "{e}");
     }
 
     #[test]

@@ -52,6 +52,9 @@ fn fill<T: bytemuck::Pod + DeviceRepr>(
     view: &mut CudaViewMut<T>,
     byte: u8,
 ) {
+    if view.is_empty() {
+        return;
+    }
     let mut host = vec![T::zeroed(); view.len()];
     bytemuck::cast_slice_mut::<T, u8>(&mut host).fill(byte);
     stream.memcpy_htod(&host, view).unwrap();
@@ -294,7 +297,7 @@ fn one_allocation_against_46() {
         std::hint::black_box(&v.hidden_states);
         stream.synchronize().unwrap();
         one.push(t.elapsed().as_secs_f64());
-        free_one = free0 - result::mem_get_info().unwrap().0;
+        free_one = free0.saturating_sub(result::mem_get_info().unwrap().0);
     }
     let mut many = Vec::new();
     let mut free_many = 0;
@@ -306,7 +309,7 @@ fn one_allocation_against_46() {
             .collect();
         stream.synchronize().unwrap();
         many.push(t.elapsed().as_secs_f64());
-        free_many = free0 - result::mem_get_info().unwrap().0;
+        free_many = free0.saturating_sub(result::mem_get_info().unwrap().0);
         drop(bufs);
     }
     one.sort_by(f64::total_cmp);
