@@ -150,7 +150,7 @@ pub struct BufferSizes {
     #[arena(size = if moe { 2 * k_max * k * config.moe_input_size() } else { 2 * k_max * h },
             dtype = bf16, trim = glm_trim)]
     pub expert_down_out: usize,
-    /// Split-K decode partials: o[hd], m, l per slot.
+    /// Split-K decode partials: `o[hd]`, `m`, `l` per slot.
     #[arena(shape = [slots, hd + 2], dtype = f32)]
     pub splitk_workspace: usize,
     /// GDN FLA chunked-prefill scratch, W | U | S | uc | gc.
