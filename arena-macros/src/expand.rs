@@ -282,7 +282,7 @@ impl<'m, 'a> Gen<'m, 'a> {
                 _ => quote!(#n),
             }
         });
-        let in_total: Vec<&Ident> = self
+        let total_parts = self
             .m
             .fields
             .iter()
@@ -290,9 +290,18 @@ impl<'m, 'a> Gen<'m, 'a> {
                 !matches!(model::role(f), Some(Role::Value(_)))
                     && f.attrs.not_in_total.get().is_none()
             })
-            .map(|f| &f.ident)
-            .collect();
-        let total_names = in_total.iter().map(|n| lit_str(&n.to_string()));
+            .map(|f| {
+                let n = &f.ident;
+                let s = lit_str(&n.to_string());
+                quote! {
+                    __arena_total = match __arena_total.checked_add(#n) {
+                        ::core::option::Option::Some(v) => v,
+                        ::core::option::Option::None => {
+                            return #rt::Result::Err(::arena::SizeError::SlabOverflow { arena: #name, field: #s });
+                        }
+                    };
+                }
+            });
         let whole = self.m.fields.iter().filter_map(|f| {
             let Some(Role::Size(_)) = model::role(f) else {
                 return None;
@@ -306,10 +315,9 @@ impl<'m, 'a> Gen<'m, 'a> {
         out.extend(quote! {
             #(#whole)*
             // The total must fit: `total_bytes()` then never saturates.
-            let __arena_total: u128 = 0u128 #(+ #in_total as u128)*;
-            if __arena_total > usize::MAX as u128 {
-                return #rt::Result::Err(#rt::total_overflow(#name, &[#((#total_names, #in_total)),*]));
-            }
+            let mut __arena_total: usize = 0;
+            #(#total_parts)*
+            let _ = __arena_total;
             #rt::Result::Ok(Self { #(#inits),* })
         });
         out

@@ -12,14 +12,12 @@ pub struct Cursor {
 
 impl Cursor {
     /// A cursor at offset 0.
-    #[inline]
     pub const fn new(guard: usize) -> Self {
         Cursor { pos: 0, guard }
     }
 
     /// The offset of a buffer of `bytes` aligned to `align` (a power of two),
     /// or `None` when the slab would pass `usize::MAX`.
-    #[inline]
     pub const fn place(&mut self, bytes: usize, align: usize) -> Option<usize> {
         if bytes == 0 {
             return Some(self.pos);
@@ -39,7 +37,6 @@ impl Cursor {
     }
 
     /// Bytes used so far: the end of the last buffer (and its guard).
-    #[inline]
     pub const fn end(&self) -> usize {
         self.pos
     }

@@ -59,7 +59,6 @@ impl Levers {
     }
 
     /// The raw value of a lever, `None` when unset.
-    #[inline]
     pub fn get(&self, name: &str) -> Option<&OsStr> {
         self.values.get(name).map(OsString::as_os_str)
     }

@@ -210,23 +210,6 @@ pub const fn region_align(align: usize, buffers: &[BufferInfo]) -> usize {
 /// Items generated code names by path. Not a public API: may change in any release.
 #[doc(hidden)]
 pub mod __private {
-    /// The error for a total that does not fit in `usize`: names the first
-    /// field at which the running sum overflows. Called only on that path.
-    #[cold]
-    pub fn total_overflow(
-        arena: &'static str,
-        parts: &[(&'static str, usize)],
-    ) -> crate::SizeError {
-        let mut acc = 0usize;
-        for &(field, bytes) in parts {
-            match acc.checked_add(bytes) {
-                Some(v) => acc = v,
-                None => return crate::SizeError::SlabOverflow { arena, field },
-            }
-        }
-        crate::SizeError::SlabOverflow { arena, field: "" }
-    }
-
     pub use crate::arith::{
         Step, ToSize, add, ceil16, clamp, div, div_ceil, max, min, mul, rem, round_up, str_eq, sub,
         to_size,
@@ -252,7 +235,6 @@ pub mod __private {
     }
 
     /// Checks that a buffer holds a whole number of elements.
-    #[inline]
     pub fn whole_elements(
         arena: &'static str,
         field: &'static str,
@@ -271,7 +253,6 @@ pub mod __private {
     }
 
     /// Checks that a nested region holds its layout.
-    #[inline]
     pub fn region_holds(
         arena: &'static str,
         field: &'static str,

@@ -471,24 +471,62 @@ A [`SizeError`](::arena::SizeError) naming the field and its formula when a form
             fp8_scales,
             ::core::mem::size_of::<f32>(),
         )?;
-        let __arena_total: u128 = 0u128 + hidden_states as u128 + mlp_up as u128
-            + router_logits as u128 + router_in_f32 as u128 + fp8_scales as u128
-            + logits as u128;
-        if __arena_total > usize::MAX as u128 {
-            return ::arena::__private::Result::Err(
-                ::arena::__private::total_overflow(
-                    "Scratch",
-                    &[
-                        ("hidden_states", hidden_states),
-                        ("mlp_up", mlp_up),
-                        ("router_logits", router_logits),
-                        ("router_in_f32", router_in_f32),
-                        ("fp8_scales", fp8_scales),
-                        ("logits", logits),
-                    ],
-                ),
-            );
-        }
+        let mut __arena_total: usize = 0;
+        __arena_total = match __arena_total.checked_add(hidden_states) {
+            ::core::option::Option::Some(v) => v,
+            ::core::option::Option::None => {
+                return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
+                    arena: "Scratch",
+                    field: "hidden_states",
+                });
+            }
+        };
+        __arena_total = match __arena_total.checked_add(mlp_up) {
+            ::core::option::Option::Some(v) => v,
+            ::core::option::Option::None => {
+                return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
+                    arena: "Scratch",
+                    field: "mlp_up",
+                });
+            }
+        };
+        __arena_total = match __arena_total.checked_add(router_logits) {
+            ::core::option::Option::Some(v) => v,
+            ::core::option::Option::None => {
+                return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
+                    arena: "Scratch",
+                    field: "router_logits",
+                });
+            }
+        };
+        __arena_total = match __arena_total.checked_add(router_in_f32) {
+            ::core::option::Option::Some(v) => v,
+            ::core::option::Option::None => {
+                return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
+                    arena: "Scratch",
+                    field: "router_in_f32",
+                });
+            }
+        };
+        __arena_total = match __arena_total.checked_add(fp8_scales) {
+            ::core::option::Option::Some(v) => v,
+            ::core::option::Option::None => {
+                return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
+                    arena: "Scratch",
+                    field: "fp8_scales",
+                });
+            }
+        };
+        __arena_total = match __arena_total.checked_add(logits) {
+            ::core::option::Option::Some(v) => v,
+            ::core::option::Option::None => {
+                return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
+                    arena: "Scratch",
+                    field: "logits",
+                });
+            }
+        };
+        let _ = __arena_total;
         ::arena::__private::Result::Ok(Self {
             hidden_states,
             mlp_up,
