@@ -671,6 +671,14 @@ fn inherent(m: &Model, body: TokenStream) -> TokenStream {
                 )
             }
 
+            /// The sum of the fields that count in the total (`not_in_total` and
+            /// `value` fields excluded): what a preflight reserves. The slab
+            /// itself, with alignment, is [`Arena::slab_bytes`](::arena::Arena::slab_bytes).
+            #[inline]
+            #vis fn total_bytes(&self) -> usize {
+                <Self as ::arena::Arena>::total_bytes(self)
+            }
+
             #[doc = #from_doc]
             #[allow(clippy::all)]
             #vis fn from_config(#(#req_decls),*) -> Self {

@@ -555,6 +555,13 @@ As [`Scratch::try_from_config_with`].*/
             max_batch_tokens,
         )
     }
+    /// The sum of the fields that count in the total (`not_in_total` and
+    /// `value` fields excluded): what a preflight reserves. The slab
+    /// itself, with alignment, is [`Arena::slab_bytes`](::arena::Arena::slab_bytes).
+    #[inline]
+    pub fn total_bytes(&self) -> usize {
+        <Self as ::arena::Arena>::total_bytes(self)
+    }
     /**Sizes every field of [`Scratch`], reading its levers from the environment once.
 
 # Panics
