@@ -385,6 +385,21 @@ fn top_object<'a>(value: &'a Value, file: &'a str) -> Result<Obj<'a>, ConfigErro
     }
 }
 
+/// `layers` entries: `full_attention` every `interval`-th layer (the last of
+/// each group), `linear_attention` otherwise, as hybrid GDN models lay them out.
+pub fn hybrid_layer_types(layers: usize, interval: usize) -> Vec<String> {
+    (1..=layers)
+        .map(|i| {
+            if interval > 0 && i % interval == 0 {
+                "full_attention"
+            } else {
+                "linear_attention"
+            }
+            .to_owned()
+        })
+        .collect()
+}
+
 /// The serde form: every field by name, absent keys at their §3.1 defaults,
 /// `hidden_size` required; read by the same code as
 /// [`ModelConfig::from_model_config_json`], so both agree on every key.
@@ -420,16 +435,7 @@ impl ModelConfig {
             num_experts_per_tok: 10,
             moe_intermediate_size: 512,
             shared_expert_intermediate_size: 512,
-            layer_types: (0..48)
-                .map(|i| {
-                    if (i + 1) % 4 == 0 {
-                        "full_attention"
-                    } else {
-                        "linear_attention"
-                    }
-                    .to_owned()
-                })
-                .collect(),
+            layer_types: hybrid_layer_types(48, 4),
             full_attention_interval: 4,
             attn_gated: true,
             ..ModelConfig::default()

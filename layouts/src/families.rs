@@ -261,8 +261,18 @@ fn deepseek_v4(obj: &Obj) -> Result<ModelConfig, ConfigError> {
     Ok(c)
 }
 
+/// The common start of the plain-attention families: the required keys, the
+/// generic fields, no gated attention, `head_dim` or hidden / heads.
+fn plain_attention(obj: &Obj, required: &[&str]) -> Result<ModelConfig, ConfigError> {
+    require(obj, required)?;
+    let mut c = generic(obj)?;
+    c.attn_gated = false;
+    c.head_dim = head_dim_or_split(obj, &c)?;
+    Ok(c)
+}
+
 fn dense(obj: &Obj) -> Result<ModelConfig, ConfigError> {
-    require(
+    let mut c = plain_attention(
         obj,
         &[
             "num_attention_heads",
@@ -271,9 +281,6 @@ fn dense(obj: &Obj) -> Result<ModelConfig, ConfigError> {
             "num_hidden_layers",
         ],
     )?;
-    let mut c = generic(obj)?;
-    c.attn_gated = false;
-    c.head_dim = head_dim_or_split(obj, &c)?;
     if c.num_key_value_heads == 0 {
         c.num_key_value_heads = c.num_attention_heads;
     }
@@ -281,7 +288,7 @@ fn dense(obj: &Obj) -> Result<ModelConfig, ConfigError> {
 }
 
 fn qwen3_moe(obj: &Obj) -> Result<ModelConfig, ConfigError> {
-    require(
+    plain_attention(
         obj,
         &[
             "num_attention_heads",
@@ -289,22 +296,15 @@ fn qwen3_moe(obj: &Obj) -> Result<ModelConfig, ConfigError> {
             "num_experts",
             "moe_intermediate_size",
         ],
-    )?;
-    let mut c = generic(obj)?;
-    c.attn_gated = false;
-    c.head_dim = head_dim_or_split(obj, &c)?;
-    Ok(c)
+    )
 }
 
 /// Mixtral and gpt-oss: experts under `num_local_experts`, each as wide as `intermediate_size`.
 fn local_experts(obj: &Obj) -> Result<ModelConfig, ConfigError> {
-    require(
+    let mut c = plain_attention(
         obj,
         &["num_attention_heads", "vocab_size", "intermediate_size"],
     )?;
-    let mut c = generic(obj)?;
-    c.attn_gated = false;
-    c.head_dim = head_dim_or_split(obj, &c)?;
     c.num_experts = obj.required("num_local_experts")?;
     if !obj.has("num_experts_per_tok") {
         c.num_experts_per_tok = obj.required("experts_per_token")?;

@@ -33,16 +33,7 @@ fn b1() -> ModelConfig {
         linear_num_value_heads: 48,
         linear_value_head_dim: 128,
         full_attention_interval: 4,
-        layer_types: (0..64)
-            .map(|i| {
-                if (i + 1) % 4 == 0 {
-                    "full_attention"
-                } else {
-                    "linear_attention"
-                }
-                .to_owned()
-            })
-            .collect(),
+        layer_types: layouts::config::hybrid_layer_types(64, 4),
         ..a()
     }
 }
