@@ -59,7 +59,12 @@ impl Levers {
     }
 
     /// The raw value of a lever, `None` when unset.
+    #[inline]
     pub fn get(&self, name: &str) -> Option<&OsStr> {
+        // Most constructions set no lever: skip the tree walk then.
+        if self.values.is_empty() {
+            return None;
+        }
         self.values.get(name).map(OsString::as_os_str)
     }
 
@@ -98,18 +103,28 @@ fn text_of<'a>(name: &'static str, raw: &'a OsStr, expected: &str) -> Result<&'a
 /// anything else (`true`, ` 1`, `2`, empty, not UTF-8) is an error naming the lever.
 #[inline]
 pub fn bool_lever(levers: &Levers, name: &'static str, default: bool) -> Result<bool, SizeError> {
+    match levers.get(name) {
+        None => Ok(default),
+        Some(raw) => match raw.as_encoded_bytes() {
+            b"1" => Ok(true),
+            b"0" => Ok(false),
+            _ => Err(bad_bool_lever(name, raw)),
+        },
+    }
+}
+
+/// The error for an on/off lever with any other value; off the hot path.
+#[cold]
+#[inline(never)]
+fn bad_bool_lever(name: &'static str, raw: &OsStr) -> SizeError {
     const EXPECTED: &str = "`1` (on) or `0` (off)";
-    let Some(raw) = levers.get(name) else {
-        return Ok(default);
-    };
-    match text_of(name, raw, EXPECTED)? {
-        "1" => Ok(true),
-        "0" => Ok(false),
-        other => Err(SizeError::Lever {
+    match text_of(name, raw, EXPECTED) {
+        Ok(text) => SizeError::Lever {
             lever: name,
-            value: other.to_owned(),
+            value: text.to_owned(),
             expected: EXPECTED.to_owned(),
-        }),
+        },
+        Err(e) => e,
     }
 }
 
@@ -121,11 +136,19 @@ pub fn parsed_lever<T, E: Display>(
     name: &'static str,
     parse: impl FnOnce(&str) -> Result<T, E>,
 ) -> Result<Option<T>, SizeError> {
-    let Some(raw) = levers.get(name) else {
-        return Ok(None);
-    };
+    match levers.get(name) {
+        None => Ok(None),
+        Some(raw) => parse_set_lever(name, raw, parse).map(Some),
+    }
+}
+
+fn parse_set_lever<T, E: Display>(
+    name: &'static str,
+    raw: &OsStr,
+    parse: impl FnOnce(&str) -> Result<T, E>,
+) -> Result<T, SizeError> {
     let text = text_of(name, raw, "a value its parser accepts")?;
-    parse(text).map(Some).map_err(|e| SizeError::Lever {
+    parse(text).map_err(|e| SizeError::Lever {
         lever: name,
         value: text.to_owned(),
         expected: e.to_string(),
