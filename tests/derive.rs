@@ -403,3 +403,38 @@ fn a_trimmed_nested_region_is_empty_and_carves() {
     let mut slab = HostSlab::new(t).unwrap();
     assert!(slab.views().inner.a.is_empty());
 }
+
+#[derive(Arena, Debug)]
+#[arena(params(n: usize))]
+struct NamedInner {
+    /// A nested field that happens to be named `inner`: in its own `size`,
+    /// `inner` is the nested arena's bytes.
+    #[arena(nested(n), size = max(64, inner))]
+    inner: Region<Inner>,
+    #[arena(size = inner + 1)]
+    after: usize,
+}
+
+#[test]
+fn a_nested_field_named_inner() {
+    let s = NamedInner::try_from_config_with(&Levers::new(), 2).unwrap();
+    assert_eq!(s.inner.bytes, 64);
+    assert_eq!(s.after, 65, "other fields read the region's final size");
+}
+
+#[derive(Arena, Debug)]
+#[arena(params(n: usize))]
+struct InnerElsewhere {
+    #[arena(size = 8 * n)]
+    inner: usize,
+    #[arena(nested(n), size = max(256, inner))]
+    region: Region<Inner>,
+    #[arena(size = inner + region)]
+    sum: usize,
+}
+
+#[test]
+fn inner_in_a_size_does_not_hide_a_field_named_inner() {
+    let s = InnerElsewhere::try_from_config_with(&Levers::new(), 2).unwrap();
+    assert_eq!((s.inner, s.region.bytes, s.sum), (16, 256, 272));
+}

@@ -460,7 +460,9 @@ impl<'m, 'a> Gen<'m, 'a> {
                 let name = m.input.ident.to_string();
                 let region = match size {
                     Some(s) => {
-                        self.scope.names.insert(
+                        // `inner` means this arena's bytes here; a field named
+                        // `inner` is visible again afterwards.
+                        let shadowed = self.scope.names.insert(
                             "inner".into(),
                             Binding {
                                 ty: Ty::Int,
@@ -469,7 +471,10 @@ impl<'m, 'a> Gen<'m, 'a> {
                             },
                         );
                         let r = self.eval(s, &item, How::Int);
-                        self.scope.names.remove("inner");
+                        match shadowed {
+                            Some(b) => self.scope.names.insert("inner".into(), b),
+                            None => self.scope.names.remove("inner"),
+                        };
                         r.map_or(quote!(0usize), |(_, c)| c)
                     }
                     None => quote!(#bytes),

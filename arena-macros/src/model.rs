@@ -408,7 +408,22 @@ fn order(m: &Model, errs: &mut Errors) -> Vec<Node> {
             Node::Field(i) => {
                 let f = &m.fields[i];
                 for fm in field_formulas(m, f) {
+                    let before = names.len();
                     uses(&fm.expr, &mut names);
+                    // In a nested field's `size`, `inner` is its own arena's
+                    // bytes, not a field that happens to be named `inner`.
+                    let is_nested_size = f.attrs.nested.get().is_some()
+                        && f.attrs.size.get().is_some_and(|sz| std::ptr::eq(sz, fm));
+                    if is_nested_size {
+                        let mut k = before;
+                        while k < names.len() {
+                            if names[k].0 == "inner" {
+                                names.remove(k);
+                            } else {
+                                k += 1;
+                            }
+                        }
+                    }
                 }
                 if let Some(t) = f.attrs.trim.get() {
                     names.push((t.to_string(), t.span()));
