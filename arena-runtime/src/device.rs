@@ -251,7 +251,7 @@ mod tests {
     fn no_driver_is_an_error_not_a_panic() {
         if driver_present() {
             eprintln!(
-                "skipped: a CUDA driver is present; scripts/gpu-check.sh covers this machine"
+                "not applicable here: a CUDA driver is present (the GPU tests cover this machine)"
             );
             return;
         }
