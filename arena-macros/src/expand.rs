@@ -921,22 +921,19 @@ fn view_elem(f: &Field) -> TokenStream {
 fn slab_bytes_body(m: &Model) -> TokenStream {
     let rt = rt();
     let name = m.input.ident.to_string();
-    let bytes = |i: usize, f: &Field| {
+    let bytes = |f: &Field| {
         let n = &f.ident;
         match model::role(f) {
             Some(Role::Nested { .. }) => quote!(self.#n.bytes),
-            _ => {
-                let _ = i;
-                quote!(self.#n)
-            }
+            _ => quote!(self.#n),
         }
     };
     if m.one_of() {
-        let parts = carved_fields(m).map(|(i, f)| bytes(i, f));
+        let parts = carved_fields(m).map(|(_, f)| bytes(f));
         return quote!(#rt::Result::Ok(0usize #(.max(#parts))*));
     }
     let places = carved_fields(m).map(|(i, f)| {
-        let b = bytes(i, f);
+        let b = bytes(f);
         let s = f.ident.to_string();
         quote! {
             if __arena_cursor

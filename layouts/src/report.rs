@@ -158,6 +158,13 @@ pub fn human(bytes: usize) -> String {
 }
 
 impl Report {
+    /// The `n` carved buffers with the most bytes, largest first (ties by name).
+    fn largest(&self, n: usize) -> impl Iterator<Item = &Row> {
+        let mut rows: Vec<&Row> = self.rows.iter().filter(|r| r.offset.is_some()).collect();
+        rows.sort_by(|a, b| b.bytes.cmp(&a.bytes).then(a.name.cmp(b.name)));
+        rows.into_iter().take(n)
+    }
+
     fn total(&self) -> usize {
         self.sizes.total_bytes()
     }
@@ -337,19 +344,14 @@ pub struct Sweep {
 impl Sweep {
     /// The carved buffers with the most bytes at the sweep's last point.
     fn largest(&self, n: usize) -> Vec<&'static str> {
-        let Some((_, last)) = self.points.last() else {
-            return Vec::new();
-        };
-        let mut rows: Vec<_> = last.rows.iter().filter(|r| r.offset.is_some()).collect();
-        rows.sort_by(|a, b| b.bytes.cmp(&a.bytes).then(a.name.cmp(b.name)));
-        rows.into_iter().take(n).map(|r| r.name).collect()
+        self.points.last().map_or(Vec::new(), |(_, r)| {
+            r.largest(n).map(|row| row.name).collect()
+        })
     }
 
     fn top3(report: &Report) -> String {
-        let mut rows: Vec<_> = report.rows.iter().filter(|r| r.offset.is_some()).collect();
-        rows.sort_by(|a, b| b.bytes.cmp(&a.bytes).then(a.name.cmp(b.name)));
-        rows.iter()
-            .take(3)
+        report
+            .largest(3)
             .map(|r| format!("{} {}", r.name, human(r.bytes)))
             .collect::<Vec<_>>()
             .join(", ")
