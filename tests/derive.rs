@@ -321,6 +321,97 @@ fn a_size_must_hold_whole_elements() {
     );
 }
 
+/// The check is left out only where the formula proves it: `4 * n` always
+/// holds whole f32s, `4 * n + 2` and `2 * max(n, 4)` do not.
+#[derive(Arena, Debug)]
+#[arena(params(n: usize))]
+struct Multiples {
+    #[arena(size = 4 * n, dtype = f32)]
+    proven: usize,
+    #[arena(size = 4 * n + 2, dtype = f32)]
+    plus_two: usize,
+    #[arena(size = "2 * max(n, 4)", dtype = f32)]
+    doubled: usize,
+}
+
+#[test]
+fn whole_elements_are_checked_unless_the_formula_proves_them() {
+    let e = Multiples::try_from_config_with(&Levers::new(), 4).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            SizeError::NotWholeElements {
+                field: "plus_two",
+                bytes: 18,
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+/// A nested struct whose own fields fit but whose slab does not.
+#[derive(Arena, Debug)]
+#[arena(params(n: usize), align = 1)]
+struct TwoHalves {
+    #[arena(size = n)]
+    a: usize,
+    #[arena(size = n)]
+    b: usize,
+}
+
+#[derive(Arena, Debug)]
+#[arena(params(n: usize), one_of)]
+struct TwoChoices {
+    #[arena(size = n)]
+    a: usize,
+    #[arena(size = n)]
+    b: usize,
+}
+
+#[derive(Arena, Debug)]
+#[arena(params(n: usize, one_of: bool))]
+struct HoldsHalves {
+    #[arena(nested(n), unless = one_of)]
+    halves: Region<TwoHalves>,
+    #[arena(nested(n), when = one_of)]
+    choices: Region<TwoChoices>,
+}
+
+#[test]
+fn a_nested_arena_past_usize_max_is_an_error() {
+    let big = usize::MAX / 2 + 1;
+    // The nested struct's slab overflows at its second field.
+    let e = HoldsHalves::try_from_config_with(&Levers::new(), big, false).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            SizeError::SlabOverflow {
+                arena: "TwoHalves",
+                field: "b"
+            }
+        ),
+        "{e}"
+    );
+    assert!(TwoHalves::try_from_config_with(&Levers::new(), big).is_err());
+    // A one-of's slab is its largest alternative, but its total sums them:
+    // the total must still fit.
+    let e = HoldsHalves::try_from_config_with(&Levers::new(), big, true).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            SizeError::SlabOverflow {
+                arena: "TwoChoices",
+                field: "b"
+            }
+        ),
+        "{e}"
+    );
+    let ok = HoldsHalves::try_from_config_with(&Levers::new(), big - 1, false).unwrap();
+    assert_eq!(ok.halves.bytes, ok.halves.inner.total_bytes());
+    assert_eq!(ok.total_bytes(), 2 * (big - 1));
+}
+
 #[derive(Arena, Debug)]
 #[arena(params(n: usize))]
 #[arena(let trim = n > 100)]

@@ -9,7 +9,7 @@ use syn::DeriveInput;
 
 use crate::attr::{DType, Errors, Field};
 use crate::formula::lower::{Binding, Env, Lowered, Lowerer, Ty};
-use crate::formula::{FError, Formula};
+use crate::formula::{self, FError, Formula};
 use crate::model::{self, Model, Node, Role};
 
 pub fn derive(input: &DeriveInput) -> TokenStream {
@@ -303,21 +303,49 @@ impl<'m, 'a> Gen<'m, 'a> {
                 }
             });
         let whole = self.m.fields.iter().filter_map(|f| {
-            let Some(Role::Size(_)) = model::role(f) else {
+            let Some(Role::Size(formula)) = model::role(f) else {
                 return None;
             };
             let d = f.attrs.dtype.get()?;
             let t = d.rust();
             let n = &f.ident;
             let s = lit_str(&n.to_string());
-            Some(quote!(#rt::whole_elements(#name, #s, #n, ::core::mem::size_of::<#t>())?;))
+            // A formula whose every value is a multiple of a constant that the
+            // element size divides needs no check: the condition folds away.
+            let factor = proc_macro2::Literal::u128_unsuffixed(formula::factor(&formula.expr));
+            Some(quote! {
+                if (#factor as u128) % (::core::mem::size_of::<#t>() as u128) != 0 {
+                    #rt::whole_elements(#name, #s, #n, ::core::mem::size_of::<#t>())?;
+                }
+            })
         });
-        out.extend(quote! {
-            #(#whole)*
+        let inits: Vec<_> = inits.collect();
+        out.extend(quote!(#(#whole)*));
+        let total = quote! {
             // The total must fit: `total_bytes()` then never saturates.
             let mut __arena_total: usize = 0;
             #(#total_parts)*
             let _ = __arena_total;
+        };
+        // For a parent arena (`__ARENA_SLAB`): the slab's bytes, which bound a
+        // struct's total; a one-of's total sums its alternatives and is
+        // checked in both cases.
+        let slab = slab_from(self.m, |f| {
+            let n = &f.ident;
+            quote!(#n)
+        });
+        let (total_first, total_last) = if self.m.one_of() {
+            (total, TokenStream::new())
+        } else {
+            (TokenStream::new(), total)
+        };
+        out.extend(quote! {
+            #total_first
+            if __ARENA_SLAB {
+                *__arena_slab = #slab;
+            } else {
+                #total_last
+            }
             #rt::Result::Ok(Self { #(#inits),* })
         });
         out
@@ -481,12 +509,12 @@ impl<'m, 'a> Gen<'m, 'a> {
                 };
                 quote! {
                     let #on: bool = #gate;
+                    let mut #bytes: usize = 0;
                     let #inner: #inner_ty = if #on {
-                        <#inner_ty>::try_from_config_with(__arena_levers, #(#arg_codes),*)?
+                        <#inner_ty>::__arena_build::<true>(__arena_levers, #(#arg_codes,)* &mut #bytes)?
                     } else {
                         <#inner_ty as ::arena::Arena>::empty()
                     };
-                    let #bytes: usize = ::arena::Arena::slab_bytes(&#inner)?;
                     let #raw: usize = if #on { #region } else { 0usize };
                     #rt::region_holds(#name, #item, #raw, #bytes)?;
                 }
@@ -637,6 +665,7 @@ fn inherent(m: &Model, body: TokenStream) -> TokenStream {
     let ident = &m.input.ident;
     let vis = &m.input.vis;
     let (all_decls, _) = param_list(m, true);
+    let all_names: Vec<_> = m.params().iter().map(|p| &p.name).collect();
     let (req_decls, req_call) = param_list(m, false);
     let req_names: Vec<_> = m
         .params()
@@ -663,6 +692,19 @@ fn inherent(m: &Model, body: TokenStream) -> TokenStream {
             #vis fn try_from_config_with(
                 __arena_levers: &::arena::Levers,
                 #(#all_decls),*
+            ) -> #rt::Result<Self, ::arena::SizeError> {
+                Self::__arena_build::<false>(__arena_levers, #(#all_names,)* &mut 0)
+            }
+
+            /// The sizing itself. With `__ARENA_SLAB` (for a parent arena) it
+            /// also writes the slab's bytes, which bound a struct's total.
+            #[doc(hidden)]
+            #[allow(non_snake_case, unused_variables, unused_parens, clippy::all, clippy::pedantic)]
+            #[inline]
+            #vis fn __arena_build<const __ARENA_SLAB: bool>(
+                __arena_levers: &::arena::Levers,
+                #(#all_decls,)*
+                __arena_slab: &mut usize,
             ) -> #rt::Result<Self, ::arena::SizeError> {
                 #body
             }
@@ -919,18 +961,25 @@ fn view_elem(f: &Field) -> TokenStream {
 /// `slab_bytes` unrolled over the carved fields, alignments as constants:
 /// the arena's own sizing calls it for every nested region.
 fn slab_bytes_body(m: &Model) -> TokenStream {
-    let rt = rt();
-    let name = m.input.ident.to_string();
-    let bytes = |f: &Field| {
+    let slab = slab_from(m, |f| {
         let n = &f.ident;
         match model::role(f) {
             Some(Role::Nested { .. }) => quote!(self.#n.bytes),
             _ => quote!(self.#n),
         }
-    };
+    });
+    let rt = rt();
+    quote!(#rt::Result::Ok(#slab))
+}
+
+/// The slab's bytes as an expression of type `usize`, each field's bytes read
+/// by `bytes`; it returns a `SlabOverflow` error from the enclosing function.
+fn slab_from(m: &Model, bytes: impl Fn(&Field) -> TokenStream) -> TokenStream {
+    let rt = rt();
+    let name = m.input.ident.to_string();
     if m.one_of() {
         let parts = carved_fields(m).map(|(_, f)| bytes(f));
-        return quote!(#rt::Result::Ok(0usize #(.max(#parts))*));
+        return quote!(0usize #(.max(#parts))*);
     }
     let places = carved_fields(m).map(|(i, f)| {
         let b = bytes(f);
@@ -944,11 +993,11 @@ fn slab_bytes_body(m: &Model) -> TokenStream {
             }
         }
     });
-    quote! {
+    quote! {{
         let mut __arena_cursor = ::arena::Cursor::new(0);
         #(#places)*
-        #rt::Result::Ok(__arena_cursor.end())
-    }
+        __arena_cursor.end()
+    }}
 }
 
 fn carve_body(m: &Model) -> TokenStream {
@@ -1111,6 +1160,14 @@ fn stubs(m: &Model) -> TokenStream {
             #vis fn try_from_config_with(
                 __arena_levers: &::arena::Levers,
                 #(#all_decls),*
+            ) -> #rt::Result<Self, ::arena::SizeError> {
+                ::core::unreachable!()
+            }
+            #[doc(hidden)]
+            #vis fn __arena_build<const __ARENA_SLAB: bool>(
+                __arena_levers: &::arena::Levers,
+                #(#all_decls,)*
+                __arena_slab: &mut usize,
             ) -> #rt::Result<Self, ::arena::SizeError> {
                 ::core::unreachable!()
             }

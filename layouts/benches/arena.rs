@@ -57,6 +57,19 @@ fn from_config(c: &mut Criterion) {
                 )
             })
         });
+        g.bench_function("handwritten_checked_full", |b| {
+            b.iter(|| {
+                handwritten::sizes_checked_full(
+                    black_box(&config),
+                    black_box(M),
+                    black_box(S),
+                    black_box(B),
+                    black_box(N),
+                    black_box(&t),
+                    black_box(HandLevers::default()),
+                )
+            })
+        });
         g.bench_function("handwritten_unchecked", |b| {
             b.iter(|| {
                 handwritten::sizes(

@@ -7,6 +7,87 @@ use arena::{Arena, Levers};
 use common::handwritten::{self, HandLevers};
 use layouts::{BufferSizes, ModelConfig, SplitKPolicy, Target};
 
+fn parts<const N: usize>(bytes: usize, parts: [usize; N]) -> handwritten::Part<N> {
+    handwritten::Part { bytes, parts }
+}
+
+/// Every part of every sub-layout the derive sized, against the full twin.
+fn same_parts(d: &BufferSizes, full: &handwritten::FullSizes, name: &str) {
+    let scratch = &d.scratch.inner;
+    let p = &scratch.prefill.inner;
+    let prefill = [
+        p.topk_ids,
+        p.topk_weights,
+        p.positions,
+        p.slots,
+        p.block_table,
+        p.seq_len,
+    ];
+    assert_eq!(
+        parts(scratch.prefill.bytes, prefill),
+        full.prefill,
+        "{name}: prefill"
+    );
+    let meta = |r: &arena::Region<layouts::sublayouts::DecodeMeta>| {
+        let m = &r.inner;
+        let fields = [
+            m.positions,
+            m.seq_slot,
+            m.slots,
+            m.seq_lens,
+            m.unused,
+            m.block_table,
+        ];
+        parts(r.bytes, fields)
+    };
+    let dec = &scratch.decode.inner;
+    assert_eq!(meta(&dec.meta.inner.verify), full.verify, "{name}: verify");
+    assert_eq!(
+        meta(&dec.meta.inner.decode),
+        full.decode_meta,
+        "{name}: decode meta"
+    );
+    let decode = parts(scratch.decode.bytes, [dec.fixed, dec.meta.bytes]);
+    assert_eq!(decode, full.decode, "{name}: decode");
+    let q = &scratch.q12.inner;
+    let q12 = [
+        q.topk,
+        q.stream_meta,
+        q.positions,
+        q.slots,
+        q.pointer_arrays,
+        q.cu_seqlens,
+        q.kv_lens,
+        q.h_state_ptrs,
+    ];
+    assert_eq!(parts(scratch.q12.bytes, q12), full.q12, "{name}: q12");
+    let g = &d.gdn_fla_scratch.inner;
+    let gdn = parts(g.slab_bytes().unwrap(), [g.w, g.u, g.s, g.uc, g.gc]);
+    assert_eq!(gdn, full.gdn_fla, "{name}: gdn");
+    let s = &d.ssd_scratch.inner;
+    let ssd = parts(s.slab_bytes().unwrap(), [s.dt, s.d_a_cumsum, s.cb]);
+    assert_eq!(ssd, full.ssd, "{name}: ssd");
+    let hc = &d.hc_lowrank_scratch.inner;
+    let split = parts(hc.split.bytes, [hc.split.inner.normed, hc.split.inner.low]);
+    assert_eq!(split, full.hc_split, "{name}: hc split");
+    let gm = &hc.gemm.inner;
+    let gemm = parts(hc.gemm.bytes, [gm.normed, gm.up_pre, gm.low, gm.inj_pre]);
+    assert_eq!(gemm, full.hc_gemm, "{name}: hc gemm");
+    let qs = &d.qsa_select_scratch.inner;
+    let qsa = parts(
+        qs.slab_bytes().unwrap(),
+        [qs.qk, qs.q_post, qs.scores, qs.lists],
+    );
+    assert_eq!(qsa, full.qsa, "{name}: qsa");
+    let f = &d.moe_fp8_scratch.inner;
+    let fp8 = [f.activation, f.scales, f.worklist, f.total_tiles];
+    assert_eq!(
+        parts(f.slab_bytes().unwrap(), fp8),
+        full.moe_fp8,
+        "{name}: moe fp8"
+    );
+}
+
 fn configs() -> Vec<(String, ModelConfig)> {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/configs/hf");
     let mut out: Vec<_> = std::fs::read_dir(dir)
@@ -78,6 +159,10 @@ fn same_bytes_as_the_handwritten_sizing() {
                     let derived =
                         BufferSizes::try_from_config_with(&levers, &c, m, s, b, n, t).unwrap();
                     let hand = handwritten::sizes(&c, m, s, b, n, t, hl);
+                    let full = handwritten::sizes_checked_full(&c, m, s, b, n, t, hl)
+                        .expect("the full twin sizes what the derive sizes");
+                    assert_eq!(full.top, hand, "{name}: full twin");
+                    same_parts(&derived, &full, &name);
                     assert_eq!(
                         handwritten::sizes_checked(&c, m, s, b, n, t, hl),
                         Some(hand),

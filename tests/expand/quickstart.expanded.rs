@@ -30,6 +30,25 @@ A [`SizeError`](::arena::SizeError) naming the field and its formula when a form
         config: &ModelConfig,
         max_batch_tokens: usize,
     ) -> ::arena::__private::Result<Self, ::arena::SizeError> {
+        Self::__arena_build::<false>(__arena_levers, config, max_batch_tokens, &mut 0)
+    }
+    /// The sizing itself. With `__ARENA_SLAB` (for a parent arena) it
+    /// also writes the slab's bytes, which bound a struct's total.
+    #[doc(hidden)]
+    #[allow(
+        non_snake_case,
+        unused_variables,
+        unused_parens,
+        clippy::all,
+        clippy::pedantic
+    )]
+    #[inline]
+    pub fn __arena_build<const __ARENA_SLAB: bool>(
+        __arena_levers: &::arena::Levers,
+        config: &ModelConfig,
+        max_batch_tokens: usize,
+        __arena_slab: &mut usize,
+    ) -> ::arena::__private::Result<Self, ::arena::SizeError> {
         let M = max_batch_tokens;
         let DEMO_FP8_SCALES: bool = ::arena::__private::bool_lever(
             __arena_levers,
@@ -459,74 +478,190 @@ A [`SizeError`](::arena::SizeError) naming the field and its formula when a form
             0usize
         };
         let norm_unit_w: usize = __arena_raw_norm_unit_w;
-        ::arena::__private::whole_elements(
-            "Scratch",
-            "router_logits",
-            router_logits,
-            ::core::mem::size_of::<f32>(),
-        )?;
-        ::arena::__private::whole_elements(
-            "Scratch",
-            "fp8_scales",
-            fp8_scales,
-            ::core::mem::size_of::<f32>(),
-        )?;
-        let mut __arena_total: usize = 0;
-        __arena_total = match __arena_total.checked_add(hidden_states) {
-            ::core::option::Option::Some(v) => v,
-            ::core::option::Option::None => {
-                return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
-                    arena: "Scratch",
-                    field: "hidden_states",
-                });
-            }
-        };
-        __arena_total = match __arena_total.checked_add(mlp_up) {
-            ::core::option::Option::Some(v) => v,
-            ::core::option::Option::None => {
-                return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
-                    arena: "Scratch",
-                    field: "mlp_up",
-                });
-            }
-        };
-        __arena_total = match __arena_total.checked_add(router_logits) {
-            ::core::option::Option::Some(v) => v,
-            ::core::option::Option::None => {
-                return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
-                    arena: "Scratch",
-                    field: "router_logits",
-                });
-            }
-        };
-        __arena_total = match __arena_total.checked_add(router_in_f32) {
-            ::core::option::Option::Some(v) => v,
-            ::core::option::Option::None => {
-                return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
-                    arena: "Scratch",
-                    field: "router_in_f32",
-                });
-            }
-        };
-        __arena_total = match __arena_total.checked_add(fp8_scales) {
-            ::core::option::Option::Some(v) => v,
-            ::core::option::Option::None => {
-                return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
-                    arena: "Scratch",
-                    field: "fp8_scales",
-                });
-            }
-        };
-        __arena_total = match __arena_total.checked_add(logits) {
-            ::core::option::Option::Some(v) => v,
-            ::core::option::Option::None => {
-                return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
-                    arena: "Scratch",
-                    field: "logits",
-                });
-            }
-        };
-        let _ = __arena_total;
+        if (4 as u128) % (::core::mem::size_of::<f32>() as u128) != 0 {
+            ::arena::__private::whole_elements(
+                "Scratch",
+                "router_logits",
+                router_logits,
+                ::core::mem::size_of::<f32>(),
+            )?;
+        }
+        if (64 as u128) % (::core::mem::size_of::<f32>() as u128) != 0 {
+            ::arena::__private::whole_elements(
+                "Scratch",
+                "fp8_scales",
+                fp8_scales,
+                ::core::mem::size_of::<f32>(),
+            )?;
+        }
+        if __ARENA_SLAB {
+            *__arena_slab = {
+                let mut __arena_cursor = ::arena::Cursor::new(0);
+                if __arena_cursor
+                    .place(
+                        hidden_states,
+                        const {
+                            <Self as ::arena::Arena>::BUFFERS[0usize]
+                                .align_in(<Self as ::arena::Arena>::ALIGN)
+                        },
+                    )
+                    .is_none()
+                {
+                    return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
+                        arena: "Scratch",
+                        field: "hidden_states",
+                    });
+                }
+                if __arena_cursor
+                    .place(
+                        mlp_up,
+                        const {
+                            <Self as ::arena::Arena>::BUFFERS[1usize]
+                                .align_in(<Self as ::arena::Arena>::ALIGN)
+                        },
+                    )
+                    .is_none()
+                {
+                    return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
+                        arena: "Scratch",
+                        field: "mlp_up",
+                    });
+                }
+                if __arena_cursor
+                    .place(
+                        router_logits,
+                        const {
+                            <Self as ::arena::Arena>::BUFFERS[2usize]
+                                .align_in(<Self as ::arena::Arena>::ALIGN)
+                        },
+                    )
+                    .is_none()
+                {
+                    return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
+                        arena: "Scratch",
+                        field: "router_logits",
+                    });
+                }
+                if __arena_cursor
+                    .place(
+                        router_in_f32,
+                        const {
+                            <Self as ::arena::Arena>::BUFFERS[3usize]
+                                .align_in(<Self as ::arena::Arena>::ALIGN)
+                        },
+                    )
+                    .is_none()
+                {
+                    return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
+                        arena: "Scratch",
+                        field: "router_in_f32",
+                    });
+                }
+                if __arena_cursor
+                    .place(
+                        fp8_scales,
+                        const {
+                            <Self as ::arena::Arena>::BUFFERS[4usize]
+                                .align_in(<Self as ::arena::Arena>::ALIGN)
+                        },
+                    )
+                    .is_none()
+                {
+                    return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
+                        arena: "Scratch",
+                        field: "fp8_scales",
+                    });
+                }
+                if __arena_cursor
+                    .place(
+                        logits,
+                        const {
+                            <Self as ::arena::Arena>::BUFFERS[5usize]
+                                .align_in(<Self as ::arena::Arena>::ALIGN)
+                        },
+                    )
+                    .is_none()
+                {
+                    return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
+                        arena: "Scratch",
+                        field: "logits",
+                    });
+                }
+                if __arena_cursor
+                    .place(
+                        norm_unit_w,
+                        const {
+                            <Self as ::arena::Arena>::BUFFERS[6usize]
+                                .align_in(<Self as ::arena::Arena>::ALIGN)
+                        },
+                    )
+                    .is_none()
+                {
+                    return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
+                        arena: "Scratch",
+                        field: "norm_unit_w",
+                    });
+                }
+                __arena_cursor.end()
+            };
+        } else {
+            let mut __arena_total: usize = 0;
+            __arena_total = match __arena_total.checked_add(hidden_states) {
+                ::core::option::Option::Some(v) => v,
+                ::core::option::Option::None => {
+                    return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
+                        arena: "Scratch",
+                        field: "hidden_states",
+                    });
+                }
+            };
+            __arena_total = match __arena_total.checked_add(mlp_up) {
+                ::core::option::Option::Some(v) => v,
+                ::core::option::Option::None => {
+                    return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
+                        arena: "Scratch",
+                        field: "mlp_up",
+                    });
+                }
+            };
+            __arena_total = match __arena_total.checked_add(router_logits) {
+                ::core::option::Option::Some(v) => v,
+                ::core::option::Option::None => {
+                    return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
+                        arena: "Scratch",
+                        field: "router_logits",
+                    });
+                }
+            };
+            __arena_total = match __arena_total.checked_add(router_in_f32) {
+                ::core::option::Option::Some(v) => v,
+                ::core::option::Option::None => {
+                    return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
+                        arena: "Scratch",
+                        field: "router_in_f32",
+                    });
+                }
+            };
+            __arena_total = match __arena_total.checked_add(fp8_scales) {
+                ::core::option::Option::Some(v) => v,
+                ::core::option::Option::None => {
+                    return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
+                        arena: "Scratch",
+                        field: "fp8_scales",
+                    });
+                }
+            };
+            __arena_total = match __arena_total.checked_add(logits) {
+                ::core::option::Option::Some(v) => v,
+                ::core::option::Option::None => {
+                    return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
+                        arena: "Scratch",
+                        field: "logits",
+                    });
+                }
+            };
+            let _ = __arena_total;
+        }
         ::arena::__private::Result::Ok(Self {
             hidden_states,
             mlp_up,
@@ -746,113 +881,115 @@ impl ::arena::Arena for Scratch {
     }
     #[inline]
     fn slab_bytes(&self) -> ::arena::__private::Result<usize, ::arena::SizeError> {
-        let mut __arena_cursor = ::arena::Cursor::new(0);
-        if __arena_cursor
-            .place(
-                self.hidden_states,
-                const {
-                    <Self as ::arena::Arena>::BUFFERS[0usize]
-                        .align_in(<Self as ::arena::Arena>::ALIGN)
-                },
-            )
-            .is_none()
-        {
-            return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
-                arena: "Scratch",
-                field: "hidden_states",
-            });
-        }
-        if __arena_cursor
-            .place(
-                self.mlp_up,
-                const {
-                    <Self as ::arena::Arena>::BUFFERS[1usize]
-                        .align_in(<Self as ::arena::Arena>::ALIGN)
-                },
-            )
-            .is_none()
-        {
-            return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
-                arena: "Scratch",
-                field: "mlp_up",
-            });
-        }
-        if __arena_cursor
-            .place(
-                self.router_logits,
-                const {
-                    <Self as ::arena::Arena>::BUFFERS[2usize]
-                        .align_in(<Self as ::arena::Arena>::ALIGN)
-                },
-            )
-            .is_none()
-        {
-            return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
-                arena: "Scratch",
-                field: "router_logits",
-            });
-        }
-        if __arena_cursor
-            .place(
-                self.router_in_f32,
-                const {
-                    <Self as ::arena::Arena>::BUFFERS[3usize]
-                        .align_in(<Self as ::arena::Arena>::ALIGN)
-                },
-            )
-            .is_none()
-        {
-            return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
-                arena: "Scratch",
-                field: "router_in_f32",
-            });
-        }
-        if __arena_cursor
-            .place(
-                self.fp8_scales,
-                const {
-                    <Self as ::arena::Arena>::BUFFERS[4usize]
-                        .align_in(<Self as ::arena::Arena>::ALIGN)
-                },
-            )
-            .is_none()
-        {
-            return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
-                arena: "Scratch",
-                field: "fp8_scales",
-            });
-        }
-        if __arena_cursor
-            .place(
-                self.logits,
-                const {
-                    <Self as ::arena::Arena>::BUFFERS[5usize]
-                        .align_in(<Self as ::arena::Arena>::ALIGN)
-                },
-            )
-            .is_none()
-        {
-            return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
-                arena: "Scratch",
-                field: "logits",
-            });
-        }
-        if __arena_cursor
-            .place(
-                self.norm_unit_w,
-                const {
-                    <Self as ::arena::Arena>::BUFFERS[6usize]
-                        .align_in(<Self as ::arena::Arena>::ALIGN)
-                },
-            )
-            .is_none()
-        {
-            return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
-                arena: "Scratch",
-                field: "norm_unit_w",
-            });
-        }
-        ::arena::__private::Result::Ok(__arena_cursor.end())
+        ::arena::__private::Result::Ok({
+            let mut __arena_cursor = ::arena::Cursor::new(0);
+            if __arena_cursor
+                .place(
+                    self.hidden_states,
+                    const {
+                        <Self as ::arena::Arena>::BUFFERS[0usize]
+                            .align_in(<Self as ::arena::Arena>::ALIGN)
+                    },
+                )
+                .is_none()
+            {
+                return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
+                    arena: "Scratch",
+                    field: "hidden_states",
+                });
+            }
+            if __arena_cursor
+                .place(
+                    self.mlp_up,
+                    const {
+                        <Self as ::arena::Arena>::BUFFERS[1usize]
+                            .align_in(<Self as ::arena::Arena>::ALIGN)
+                    },
+                )
+                .is_none()
+            {
+                return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
+                    arena: "Scratch",
+                    field: "mlp_up",
+                });
+            }
+            if __arena_cursor
+                .place(
+                    self.router_logits,
+                    const {
+                        <Self as ::arena::Arena>::BUFFERS[2usize]
+                            .align_in(<Self as ::arena::Arena>::ALIGN)
+                    },
+                )
+                .is_none()
+            {
+                return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
+                    arena: "Scratch",
+                    field: "router_logits",
+                });
+            }
+            if __arena_cursor
+                .place(
+                    self.router_in_f32,
+                    const {
+                        <Self as ::arena::Arena>::BUFFERS[3usize]
+                            .align_in(<Self as ::arena::Arena>::ALIGN)
+                    },
+                )
+                .is_none()
+            {
+                return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
+                    arena: "Scratch",
+                    field: "router_in_f32",
+                });
+            }
+            if __arena_cursor
+                .place(
+                    self.fp8_scales,
+                    const {
+                        <Self as ::arena::Arena>::BUFFERS[4usize]
+                            .align_in(<Self as ::arena::Arena>::ALIGN)
+                    },
+                )
+                .is_none()
+            {
+                return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
+                    arena: "Scratch",
+                    field: "fp8_scales",
+                });
+            }
+            if __arena_cursor
+                .place(
+                    self.logits,
+                    const {
+                        <Self as ::arena::Arena>::BUFFERS[5usize]
+                            .align_in(<Self as ::arena::Arena>::ALIGN)
+                    },
+                )
+                .is_none()
+            {
+                return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
+                    arena: "Scratch",
+                    field: "logits",
+                });
+            }
+            if __arena_cursor
+                .place(
+                    self.norm_unit_w,
+                    const {
+                        <Self as ::arena::Arena>::BUFFERS[6usize]
+                            .align_in(<Self as ::arena::Arena>::ALIGN)
+                    },
+                )
+                .is_none()
+            {
+                return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
+                    arena: "Scratch",
+                    field: "norm_unit_w",
+                });
+            }
+            __arena_cursor.end()
+        })
     }
     fn collect_lever_names(out: &mut ::arena::__private::Vec<&'static str>) {
         out.push("DEMO_FP8_SCALES");

@@ -170,3 +170,30 @@ fn edit_distance(a: &str, b: &str) -> usize {
     }
     prev[b.len()]
 }
+
+/// A constant that divides every value of the formula (0 when the formula is
+/// always 0, 1 when nothing better is known): `4 * M * k` gives 4,
+/// `max(8 * a, 12 * b)` gives 4, `round_up(x, 64)` gives 64. The generated code
+/// skips the whole-elements check of a buffer whose factor its element size
+/// divides.
+pub fn factor(e: &Expr) -> u128 {
+    fn gcd(a: u128, b: u128) -> u128 {
+        if b == 0 { a } else { gcd(b, a % b) }
+    }
+    let all = |args: &[Expr]| args.iter().map(factor).fold(0, gcd);
+    match &e.kind {
+        Kind::Int(v) => *v,
+        Kind::Paren(inner) => factor(inner),
+        Kind::Bin(BinOp::Mul, a, b) => factor(a).checked_mul(factor(b)).unwrap_or(1),
+        Kind::Bin(BinOp::Add | BinOp::Sub, a, b) => gcd(factor(a), factor(b)),
+        Kind::If(_, a, b) => gcd(factor(a), factor(b)),
+        Kind::Call(path, args) if path.len() == 1 => match (path[0].as_str(), args.as_slice()) {
+            ("max" | "min" | "clamp", args) => all(args),
+            ("ceil16", [_]) => 16,
+            // A multiple of the multiple, whatever `x` was.
+            ("round_up", [_, multiple]) => factor(multiple),
+            _ => 1,
+        },
+        _ => 1,
+    }
+}

@@ -284,6 +284,16 @@ proptest! {
     }
 
     #[test]
+    fn the_factor_divides_every_value(r in arb_r()) {
+        let text = print_r(&r, 0, false);
+        let f = super::factor(&Formula::from_str(&text, Span::call_site()).unwrap().expr);
+        if let Some(v) = eval_r(&r) {
+            let v = u128::from(v);
+            prop_assert!(if f == 0 { v == 0 } else { v % f == 0 }, "{} = {} has factor {}", text, v, f);
+        }
+    }
+
+    #[test]
     fn no_string_panics_the_parser(s in "\\PC{0,40}") {
         let _ = Formula::from_str(&s, Span::call_site());
     }
@@ -415,5 +425,46 @@ fn raw_identifiers_do_not_panic() {
         let env = test_env();
         let mut l = super::lower::Lowerer::new(&env);
         let _ = l.int(&f.expr);
+    }
+}
+
+mod factor {
+    use crate::formula::{Formula, factor};
+    use proc_macro2::Span;
+
+    fn of(text: &str) -> u128 {
+        factor(&Formula::from_str(text, Span::call_site()).unwrap().expr)
+    }
+
+    #[test]
+    fn constants_that_divide_every_value() {
+        assert_eq!(of("4 * M * k"), 4);
+        assert_eq!(of("M * k * 4"), 4);
+        assert_eq!(of("2 * (3 * M)"), 6);
+        assert_eq!(of("max(8 * a, 12 * b)"), 4);
+        assert_eq!(of("8 * a + 12"), 4);
+        assert_eq!(of("16 * a - 8 * b"), 8);
+        assert_eq!(of("if c { 6 * a } else { 4 }"), 2);
+        assert_eq!(of("round_up(x, 64)"), 64);
+        assert_eq!(of("ceil16(x) * 2"), 32);
+        assert_eq!(of("clamp(4 * x, 8, 12)"), 4);
+        assert_eq!(of("0"), 0);
+        assert_eq!(of("0 * x"), 0);
+    }
+
+    #[test]
+    fn nothing_known_is_one() {
+        for text in [
+            "M",
+            "M * k",
+            "div_ceil(8 * x, 3)",
+            "8 * x / 2",
+            "8 * x % 5",
+            "round_up(8 * x, m)",
+            "config.hidden_size * 4 / 3",
+            "f(8)",
+        ] {
+            assert_eq!(of(text), 1, "{text}");
+        }
     }
 }

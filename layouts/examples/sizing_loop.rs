@@ -1,0 +1,192 @@
+//! The generated sizing against its hand-written twins, outside criterion:
+//!
+//! - `sizing_loop <variant> <config> <calls>` calls one function in a loop, for
+//!   instruction counts under callgrind (`scripts/instructions.sh`):
+//!   deterministic where wall-clock times on a shared machine are not.
+//! - `sizing_loop time <config> [rounds]` times every variant in interleaved
+//!   rounds of 100,000 calls and prints the fastest round of each (the least
+//!   disturbed by other work on the machine) and the ratios of those.
+//!
+//! Variants: `generated`, `checked`, `checked_full`, `unchecked`, or a
+//! sub-layout alone: `scratch`, `moe_fp8`, `gdn_fla`. Configs: `qwen3_next`,
+//! `deepseek_v4`. Run with `cargo run --release -p layouts --example sizing_loop -- ...`.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use arena::Levers;
+use layouts::sublayouts::{GdnFlaScratch, MoeFp8Scratch, ScratchLayouts};
+use layouts::{BufferSizes, ModelConfig, Target};
+
+#[path = "../tests/common/handwritten.rs"]
+mod handwritten;
+
+const M: usize = 8192;
+const S: usize = 32_768;
+const B: usize = 16;
+const N: usize = 64;
+
+const VARIANTS: [&str; 7] = [
+    "generated",
+    "checked",
+    "checked_full",
+    "unchecked",
+    "scratch",
+    "moe_fp8",
+    "gdn_fla",
+];
+
+fn usage() -> ! {
+    eprintln!(
+        "usage: sizing_loop <{}> <qwen3_next|deepseek_v4> <calls>\n       sizing_loop time <qwen3_next|deepseek_v4> [rounds]",
+        VARIANTS.join("|")
+    );
+    std::process::exit(2);
+}
+
+fn config(name: &str) -> ModelConfig {
+    match name {
+        "qwen3_next" => ModelConfig::qwen3_next_80b_nvfp4(),
+        "deepseek_v4" => ModelConfig::from_hf_config_json(
+            include_str!("../configs/hf/deepseek-ai__DeepSeek-V4-Flash.json"),
+            "DeepSeek-V4-Flash",
+        )
+        .expect("the checked-in config parses"),
+        other => {
+            eprintln!("unknown config {other:?}");
+            usage()
+        }
+    }
+}
+
+/// Calls `variant` `calls` times; every argument and result through `black_box`.
+fn run(variant: &str, config: &ModelConfig, calls: usize) {
+    let levers = Levers::new();
+    let t = Target::DEFAULT;
+    let hand = handwritten::HandLevers::default();
+    macro_rules! repeat {
+        ($call:expr) => {
+            for _ in 0..calls {
+                assert!(black_box($call).is_ok_or_some());
+            }
+        };
+    }
+    match variant {
+        "generated" => repeat!(BufferSizes::try_from_config_with(
+            black_box(&levers),
+            black_box(config),
+            black_box(M),
+            black_box(S),
+            black_box(B),
+            black_box(N),
+            black_box(&t),
+        )),
+        "checked" => repeat!(handwritten::sizes_checked(
+            black_box(config),
+            black_box(M),
+            black_box(S),
+            black_box(B),
+            black_box(N),
+            black_box(&t),
+            black_box(hand),
+        )),
+        "checked_full" => repeat!(handwritten::sizes_checked_full(
+            black_box(config),
+            black_box(M),
+            black_box(S),
+            black_box(B),
+            black_box(N),
+            black_box(&t),
+            black_box(hand),
+        )),
+        "unchecked" => repeat!(Some(handwritten::sizes(
+            black_box(config),
+            black_box(M),
+            black_box(S),
+            black_box(B),
+            black_box(N),
+            black_box(&t),
+            black_box(hand),
+        ))),
+        "scratch" => repeat!(ScratchLayouts::try_from_config_with(
+            black_box(&levers),
+            black_box(config),
+            black_box(M),
+            black_box(S / B + 1),
+            black_box(N.max(32)),
+        )),
+        "moe_fp8" => repeat!(MoeFp8Scratch::try_from_config_with(
+            black_box(&levers),
+            black_box(config),
+            black_box(M),
+        )),
+        "gdn_fla" => repeat!(GdnFlaScratch::try_from_config_with(
+            black_box(&levers),
+            black_box(config),
+            black_box(M),
+        )),
+        other => {
+            eprintln!("unknown variant {other:?}");
+            usage()
+        }
+    }
+}
+
+/// `Result` and `Option` alike: did the sizing succeed.
+trait Succeeded {
+    fn is_ok_or_some(&self) -> bool;
+}
+
+impl<T, E> Succeeded for Result<T, E> {
+    fn is_ok_or_some(&self) -> bool {
+        self.is_ok()
+    }
+}
+
+impl<T> Succeeded for Option<T> {
+    fn is_ok_or_some(&self) -> bool {
+        self.is_some()
+    }
+}
+
+fn time(config: &ModelConfig, rounds: usize) {
+    const CALLS: usize = 100_000;
+    let timed = &VARIANTS;
+    let mut best = [f64::INFINITY; VARIANTS.len()];
+    for _ in 0..rounds {
+        for (i, v) in timed.iter().enumerate() {
+            let start = Instant::now();
+            run(v, config, CALLS);
+            let ns = start.elapsed().as_secs_f64() * 1e9 / CALLS as f64;
+            best[i] = best[i].min(ns);
+        }
+    }
+    println!("fastest of {rounds} interleaved rounds of {CALLS} calls, ns per call");
+    for (v, ns) in timed.iter().zip(best) {
+        println!("{v:<14} {ns:8.1}");
+    }
+    for (i, v) in timed.iter().enumerate().take(4).skip(1) {
+        println!("generated / {v:<14} {:.2}", best[0] / best[i]);
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.as_slice() {
+        [mode, name, rest @ ..] if mode == "time" && rest.len() <= 1 => {
+            let rounds = match rest.first().map(|r| r.parse::<usize>()) {
+                None => 30,
+                Some(Ok(r)) if r > 0 => r,
+                Some(_) => usage(),
+            };
+            time(&config(name), rounds);
+        }
+        [variant, name, calls] => {
+            let Ok(calls) = calls.parse::<usize>() else {
+                usage()
+            };
+            run(variant, &config(name), calls);
+        }
+        _ => usage(),
+    }
+}

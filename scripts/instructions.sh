@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Instructions per call of the generated sizing and of its hand-written twins,
+# counted by callgrind (BENCHMARKS.md): the difference between a run of
+# CALLS+1000 calls and one of 1000 calls, divided by CALLS, so setup cancels.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+calls=${CALLS:-20000}
+cargo build -q --release -p layouts --example sizing_loop
+bin=target/release/examples/sizing_loop
+count() {
+  local out; out=$(mktemp)
+  valgrind --tool=callgrind --callgrind-out-file="$out" "$bin" "$@" >/dev/null 2>&1
+  awk '/^summary:/ { print $2 }' "$out"
+  rm -f "$out"
+}
+printf '%-12s %-10s %12s\n' config variant instr/call
+for config in qwen3_next deepseek_v4; do
+  for variant in generated checked unchecked; do
+    lo=$(count "$variant" "$config" 1000)
+    hi=$(count "$variant" "$config" $((calls + 1000)))
+    printf '%-12s %-10s %12.1f\n' "$config" "$variant" "$(awk "BEGIN { print ($hi - $lo) / $calls }")"
+  done
+done
