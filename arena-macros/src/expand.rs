@@ -688,7 +688,6 @@ fn inherent(m: &Model, body: TokenStream) -> TokenStream {
         impl #ident {
             #[doc = #with_doc]
             #[allow(non_snake_case, unused_variables, unused_parens, clippy::all, clippy::pedantic)]
-            #[inline]
             #vis fn try_from_config_with(
                 __arena_levers: &::arena::Levers,
                 #(#all_decls),*

@@ -24,7 +24,6 @@ A [`SizeError`](::arena::SizeError) naming the field and its formula when a form
         clippy::all,
         clippy::pedantic
     )]
-    #[inline]
     pub fn try_from_config_with(
         __arena_levers: &::arena::Levers,
         config: &ModelConfig,
