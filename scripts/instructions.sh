@@ -13,11 +13,11 @@ count() {
   awk '/^summary:/ { print $2 }' "$out"
   rm -f "$out"
 }
-printf '%-12s %-13s %10s\n' config variant instr/call
+printf '%-12s %-15s %10s\n' config variant instr/call
 for config in qwen3_next deepseek_v4; do
-  for variant in generated checked checked_full unchecked; do
+  for variant in generated checked checked_full unchecked unchecked_full; do
     lo=$(count "$variant" "$config" 1000)
     hi=$(count "$variant" "$config" $((calls + 1000)))
-    printf '%-12s %-13s %10.1f\n' "$config" "$variant" "$(awk "BEGIN { print ($hi - $lo) / $calls }")"
+    printf '%-12s %-15s %10.1f\n' "$config" "$variant" "$(awk "BEGIN { print ($hi - $lo) / $calls }")"
   done
 done

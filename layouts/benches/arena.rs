@@ -23,6 +23,24 @@ fn deepseek_v4() -> ModelConfig {
     ModelConfig::from_hf_config_json(text, "DeepSeek-V4-Flash").unwrap()
 }
 
+/// A hand-written twin (`layouts/tests/common/handwritten.rs`): the closed
+/// forms or every sub-layout part, checked or plain.
+type TwinFn<R> = fn(&ModelConfig, usize, usize, usize, usize, &Target, HandLevers) -> R;
+
+/// One call of a twin, every argument through `black_box`.
+#[inline(always)]
+fn call_twin<R>(f: TwinFn<R>, config: &ModelConfig, t: &Target) -> R {
+    f(
+        black_box(config),
+        black_box(M),
+        black_box(S),
+        black_box(B),
+        black_box(N),
+        black_box(t),
+        black_box(HandLevers::default()),
+    )
+}
+
 fn from_config(c: &mut Criterion) {
     for (name, config) in [
         ("qwen3_next", ModelConfig::qwen3_next_80b_nvfp4()),
@@ -45,43 +63,16 @@ fn from_config(c: &mut Criterion) {
             })
         });
         g.bench_function("handwritten_checked", |b| {
-            b.iter(|| {
-                handwritten::sizes_checked(
-                    black_box(&config),
-                    black_box(M),
-                    black_box(S),
-                    black_box(B),
-                    black_box(N),
-                    black_box(&t),
-                    black_box(HandLevers::default()),
-                )
-            })
+            b.iter(|| call_twin(handwritten::sizes_checked, &config, &t))
         });
         g.bench_function("handwritten_checked_full", |b| {
-            b.iter(|| {
-                handwritten::sizes_checked_full(
-                    black_box(&config),
-                    black_box(M),
-                    black_box(S),
-                    black_box(B),
-                    black_box(N),
-                    black_box(&t),
-                    black_box(HandLevers::default()),
-                )
-            })
+            b.iter(|| call_twin(handwritten::sizes_checked_full, &config, &t))
         });
         g.bench_function("handwritten_unchecked", |b| {
-            b.iter(|| {
-                handwritten::sizes(
-                    black_box(&config),
-                    black_box(M),
-                    black_box(S),
-                    black_box(B),
-                    black_box(N),
-                    black_box(&t),
-                    black_box(HandLevers::default()),
-                )
-            })
+            b.iter(|| call_twin(handwritten::sizes, &config, &t))
+        });
+        g.bench_function("handwritten_unchecked_full", |b| {
+            b.iter(|| call_twin(handwritten::sizes_unchecked_full, &config, &t))
         });
         g.finish();
     }

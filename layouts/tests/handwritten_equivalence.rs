@@ -162,6 +162,12 @@ fn same_bytes_as_the_handwritten_sizing() {
                     let full = handwritten::sizes_checked_full(&c, m, s, b, n, t, hl)
                         .expect("the full twin sizes what the derive sizes");
                     assert_eq!(full.top, hand, "{name}: full twin");
+                    let plain = handwritten::sizes_unchecked_full(&c, m, s, b, n, t, hl).unwrap();
+                    assert_eq!(
+                        format!("{plain:?}"),
+                        format!("{full:?}"),
+                        "{name}: unchecked full twin"
+                    );
                     same_parts(&derived, &full, &name);
                     assert_eq!(
                         handwritten::sizes_checked(&c, m, s, b, n, t, hl),
