@@ -89,6 +89,29 @@ fn defaults_and_the_environment_free_variant() {
     assert_eq!(names, ["T_DEFAULT_ON", "T_ON"]);
 }
 
+/// Defaults are any Rust expression: paths and calls with generic arguments,
+/// and forms such as arrays, `if` and closures, each up to its comma.
+#[derive(Arena, Debug)]
+#[arena(params(
+    n: usize,
+    a: usize = core::cmp::max::<usize>(2, 3),
+    b: usize = [5, 7][1],
+    c: usize = if cfg!(test) { 11 } else { 13 },
+    d: usize = (|x: usize| x * 2)(8),
+))]
+struct Defaults {
+    #[arena(size = n * (a + b + c + d))]
+    x: usize,
+}
+
+#[test]
+fn defaults_are_any_expression() {
+    let d = Defaults::try_from_config(1).unwrap();
+    assert_eq!(d.x, 3 + 7 + 11 + 16);
+    let all = Defaults::try_from_config_with(&Levers::new(), 2, 1, 1, 1, 1).unwrap();
+    assert_eq!(all.x, 8);
+}
+
 #[test]
 fn levers_through_a_snapshot() {
     let on = Levers::new().with("T_ON", "1").with("T_DEFAULT_ON", "0");

@@ -3,8 +3,10 @@
 //! of the other attributes.
 
 use proc_macro2::{Span, TokenStream, TokenTree};
+use quote::ToTokens;
 use syn::ext::IdentExt;
 use syn::parse::ParseStream;
+use syn::parse::discouraged::Speculative;
 use syn::{Attribute, Ident, LitBool, LitInt, Token};
 
 use crate::formula::{Formula, did_you_mean};
@@ -33,7 +35,8 @@ pub struct Param {
     pub name: Ident,
     pub ty: syn::Type,
     pub short: Option<Ident>,
-    pub default: Option<syn::Expr>,
+    /// The default value's tokens, passed through as written.
+    pub default: Option<TokenStream>,
 }
 
 /// `let NAME = formula`.
@@ -57,6 +60,9 @@ pub struct StructAttrs {
     pub align: Option<(usize, Span)>,
     pub one_of: Option<Span>,
     pub when: Option<Formula>,
+    /// An item failed to parse: names it would have declared are unknown, so
+    /// the formulas are not checked against them (no follow-on errors).
+    pub incomplete: bool,
 }
 
 /// The element type of a buffer.
@@ -184,6 +190,29 @@ fn formula_tokens(input: ParseStream) -> syn::Result<TokenStream> {
     })
 }
 
+/// A parameter's default: any Rust expression, up to the comma that ends it.
+/// An expression syn parses without its `full` feature (paths, calls,
+/// references, struct literals, generic arguments with commas) is taken whole;
+/// anything else (`[a, b]`, a closure, an `if`) up to the next comma outside
+/// brackets, and rustc checks it where the generated code uses it.
+fn default_tokens(input: ParseStream, eq: Span) -> syn::Result<TokenStream> {
+    let fork = input.fork();
+    if let Ok(e) = fork.parse::<syn::Expr>() {
+        if fork.is_empty() || fork.peek(Token![,]) {
+            input.advance_to(&fork);
+            return Ok(e.into_token_stream());
+        }
+    }
+    let tokens = formula_tokens(input)?;
+    if tokens.is_empty() {
+        return Err(syn::Error::new(
+            eq,
+            "expected a default value after `=`, e.g. `target: &Target = &Target::DEFAULT`",
+        ));
+    }
+    Ok(tokens)
+}
+
 fn formula(input: ParseStream, key: &Ident) -> syn::Result<Formula> {
     let tokens = formula_tokens(input)?;
     Formula::from_tokens(tokens, key.span())
@@ -239,7 +268,7 @@ fn is_arena(attr: &Attribute) -> bool {
 pub fn parse_struct_attrs(attrs: &[Attribute], errs: &mut Errors) -> StructAttrs {
     let mut out = StructAttrs::default();
     for attr in attrs.iter().filter(|a| is_arena(a)) {
-        each_item(attr, errs, |input, errs| {
+        out.incomplete |= !each_item(attr, errs, |input, errs| {
             if input.peek(Token![let]) {
                 input.parse::<Token![let]>()?;
                 let name = input.call(Ident::parse_any)?;
@@ -266,8 +295,8 @@ pub fn parse_struct_attrs(attrs: &[Attribute], errs: &mut Errors) -> StructAttrs
                             None
                         };
                         let default = if content.peek(Token![=]) {
-                            content.parse::<Token![=]>()?;
-                            Some(content.parse::<syn::Expr>()?)
+                            let eq = content.parse::<Token![=]>()?;
+                            Some(default_tokens(&content, eq.span)?)
                         } else {
                             None
                         };

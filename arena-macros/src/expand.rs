@@ -17,6 +17,13 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
     let Some(model) = model::build(input, &mut errs) else {
         return errs.into_compile_errors();
     };
+    if model.attrs.incomplete {
+        // A struct attribute did not parse: report that, not the unknown names
+        // it would have declared.
+        let stubs = (model.input.generics.params.is_empty()).then(|| stubs(&model));
+        let errors = errs.into_compile_errors();
+        return quote!(#errors #stubs);
+    }
     let mut g = Gen::new(&model);
     let body = g.constructor();
     for (f, e) in g.errors.drain(..) {
