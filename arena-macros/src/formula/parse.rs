@@ -153,20 +153,24 @@ impl<'t> Parser<'t> {
         }
     }
 
+    /// "expected WHAT, found ..." at `found`, or at the end of the formula.
+    fn unexpected(&self, found: Option<&Token>, what: &str) -> FError {
+        match found {
+            Some(t) => FError::new(t.loc, format!("expected {what}, found {}", describe(&t.tk))),
+            None => FError::new(
+                self.end,
+                format!("expected {what}, found the end of the formula"),
+            ),
+        }
+    }
+
     fn expect(&mut self, tk: &Tk, what: &str) -> PResult<Loc> {
         match self.peek() {
             Some(t) if &t.tk == tk => {
                 self.pos += 1;
                 Ok(t.loc)
             }
-            Some(t) => Err(FError::new(
-                t.loc,
-                format!("expected {what}, found {}", describe(&t.tk)),
-            )),
-            None => Err(FError::new(
-                self.end,
-                format!("expected {what}, found the end of the formula"),
-            )),
+            other => Err(self.unexpected(other, what)),
         }
     }
 
@@ -257,14 +261,7 @@ impl<'t> Parser<'t> {
                 tk: Tk::Ident(s),
                 loc,
             }) => Ok((s.clone(), *loc)),
-            Some(t) => Err(FError::new(
-                t.loc,
-                format!("expected {what}, found {}", describe(&t.tk)),
-            )),
-            None => Err(FError::new(
-                self.end,
-                format!("expected {what}, found the end of the formula"),
-            )),
+            other => Err(self.unexpected(other, what)),
         }
     }
 

@@ -46,6 +46,33 @@ pub struct Regions {
     pub moe_fp8: usize,
 }
 
+/// The inputs both forms of the nested regions start from.
+struct Shared {
+    h: usize,
+    e: usize,
+    k: usize,
+    im: usize,
+    moe: bool,
+    r: usize,
+    mb: usize,
+    ps: usize,
+}
+
+#[inline(always)]
+fn shared(c: &ModelConfig, s: usize, b: usize, n: usize) -> Option<Shared> {
+    let e = c.num_experts;
+    Some(Shared {
+        h: c.hidden_size,
+        e,
+        k: c.num_experts_per_tok,
+        im: c.moe_intermediate_size,
+        moe: e > 0,
+        r: n.max(32),
+        mb: s.checked_div(b).map_or(Some(256), |q| a(q, 1))?,
+        ps: if c.mrope_interleaved { 3 } else { 1 },
+    })
+}
+
 /// The nested regions as the spec's closed forms, checked.
 #[inline(always)]
 fn closed_form_regions(
@@ -55,15 +82,17 @@ fn closed_form_regions(
     b: usize,
     n: usize,
 ) -> Option<Regions> {
-    let h = c.hidden_size;
+    let Shared {
+        h,
+        e,
+        k,
+        im,
+        moe,
+        r,
+        mb,
+        ps,
+    } = shared(c, s, b, n)?;
     let hv = c.linear_num_value_heads;
-    let e = c.num_experts;
-    let k = c.num_experts_per_tok;
-    let im = c.moe_intermediate_size;
-    let moe = e > 0;
-    let r = n.max(32);
-    let mb = s.checked_div(b).map_or(Some(256), |q| a(q, 1))?;
-    let ps = if c.mrope_interleaved { 3 } else { 1 };
     let p = a(
         a(
             a(a(m3(8, mm, k)?, upc(m3(4, mm, ps)?, 8)?)?, m(8, mm)?)?,
@@ -399,14 +428,16 @@ pub fn full(
     t: &Target,
     lv: HandLevers,
 ) -> Option<FullSizes> {
-    let h = c.hidden_size;
-    let e = c.num_experts;
-    let k = c.num_experts_per_tok;
-    let im = c.moe_intermediate_size;
-    let moe = e > 0;
-    let r = n.max(32);
-    let mb = s.checked_div(b).map_or(Some(256), |q| a(q, 1))?;
-    let ps = if c.mrope_interleaved { 3 } else { 1 };
+    let Shared {
+        h,
+        e,
+        k,
+        im,
+        moe,
+        r,
+        mb,
+        ps,
+    } = shared(c, s, b, n)?;
 
     // scratch (§6.1): three layouts, the largest wins.
     let mk4 = m3(4, mm, k)?;
