@@ -33,6 +33,7 @@ fn env() -> FuzzEnv {
 }
 
 fn check(f: &formula::Formula) {
+    let _ = formula::factor(&f.expr);
     let env = env();
     let mut l = Lowerer::new(&env);
     let _ = l.int(&f.expr);
