@@ -192,16 +192,20 @@ fn formula_tokens(input: ParseStream) -> syn::Result<TokenStream> {
 
 /// A parameter's default: any Rust expression, up to the comma that ends it.
 /// An expression syn parses without its `full` feature (paths, calls,
-/// references, struct literals, generic arguments with commas) is taken whole;
-/// anything else (`[a, b]`, a closure, an `if`) up to the next comma outside
-/// brackets, and rustc checks it where the generated code uses it.
+/// references, struct literals, generic arguments with commas) is taken whole,
+/// and must be followed by `,` or the end; one it cannot parse (`[a, b]`, a
+/// closure, an `if`) is taken up to the next comma outside brackets, and rustc
+/// checks it where the generated code uses it.
 fn default_tokens(input: ParseStream, eq: Span) -> syn::Result<TokenStream> {
     let fork = input.fork();
     if let Ok(e) = fork.parse::<syn::Expr>() {
-        if fork.is_empty() || fork.peek(Token![,]) {
-            input.advance_to(&fork);
-            return Ok(e.into_token_stream());
+        if !(fork.is_empty() || fork.peek(Token![,])) {
+            return Err(
+                fork.error("expected `,` or the end of `params(...)` after the default value")
+            );
         }
+        input.advance_to(&fork);
+        return Ok(e.into_token_stream());
     }
     let tokens = formula_tokens(input)?;
     if tokens.is_empty() {
