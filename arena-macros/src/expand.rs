@@ -17,12 +17,10 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
     let Some(model) = model::build(input, &mut errs) else {
         return errs.into_compile_errors();
     };
+    // A struct attribute that did not parse: report that, not the unknown
+    // names it would have declared.
     if model.attrs.incomplete {
-        // A struct attribute did not parse: report that, not the unknown names
-        // it would have declared.
-        let stubs = (model.input.generics.params.is_empty()).then(|| stubs(&model));
-        let errors = errs.into_compile_errors();
-        return quote!(#errors #stubs);
+        return failed(&model, errs);
     }
     let mut g = Gen::new(&model);
     let body = g.constructor();
@@ -33,12 +31,7 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
         errs.push(e);
     }
     if !errs.is_empty() {
-        if !model.input.generics.params.is_empty() {
-            return errs.into_compile_errors();
-        }
-        let stubs = stubs(&model);
-        let errors = errs.into_compile_errors();
-        return quote!(#errors #stubs);
+        return failed(&model, errs);
     }
     let inherent = inherent(&model, body);
     let arena_impl = arena_impl(&model, &g);
@@ -48,6 +41,14 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
         #arena_impl
         #views
     }
+}
+
+/// The errors, with stubs of the generated API so that code using the arena
+/// does not add errors of its own (none for a generic struct, itself an error).
+fn failed(model: &Model, errs: Errors) -> TokenStream {
+    let stubs = model.input.generics.params.is_empty().then(|| stubs(model));
+    let errors = errs.into_compile_errors();
+    quote!(#errors #stubs)
 }
 
 fn rt() -> TokenStream {
@@ -964,8 +965,7 @@ fn view_elem(f: &Field) -> TokenStream {
     f.attrs.dtype.get().map_or(quote!(u8), DType::rust)
 }
 
-/// `slab_bytes` unrolled over the carved fields, alignments as constants:
-/// the arena's own sizing calls it for every nested region.
+/// `slab_bytes` unrolled over the carved fields, alignments as constants.
 fn slab_bytes_body(m: &Model) -> TokenStream {
     let slab = slab_from(m, |f| {
         let n = &f.ident;
@@ -980,6 +980,7 @@ fn slab_bytes_body(m: &Model) -> TokenStream {
 
 /// The slab's bytes as an expression of type `usize`, each field's bytes read
 /// by `bytes`; it returns a `SlabOverflow` error from the enclosing function.
+/// `slab_bytes()` reads the fields, the sizing (for a parent arena) its locals.
 fn slab_from(m: &Model, bytes: impl Fn(&Field) -> TokenStream) -> TokenStream {
     let rt = rt();
     let name = m.input.ident.to_string();

@@ -211,12 +211,10 @@ pub const fn region_align(align: usize, buffers: &[BufferInfo]) -> usize {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::arith::{
-        Step, ToSize, add, ceil16, clamp, div, div_ceil, max, min, mul, rem, round_up, str_eq, sub,
-        to_size,
+        add, ceil16, clamp, div, div_ceil, max, min, mul, rem, round_up, str_eq, sub, to_size,
     };
-    pub use crate::layout::{Carver, Host, Memory, alternative, cast};
+    pub use crate::layout::{Carver, alternative, cast};
     pub use crate::levers::{bool_lever, parsed_lever};
-    pub use bytemuck::Pod;
     pub use half::{bf16, f16};
     pub use std::result::Result;
     pub use std::vec::Vec;

@@ -54,6 +54,19 @@ fn with(extra: &[&'static str], base: &[&'static str]) -> Vec<&'static str> {
     base.iter().chain(extra).copied().collect()
 }
 
+/// An attention-only MoE transformer: the MoE buffers, no recurrent, indexer,
+/// hyper-connection or dense-FFN scratch.
+fn assert_plain_moe(s: &BufferSizes) {
+    assert_uses(
+        s,
+        &MOE,
+        &with(
+            &["gdn_fla_scratch", "ssd_scratch", "qsa_select_scratch"],
+            &with(&HC, &DENSE_FFN),
+        ),
+    );
+}
+
 #[test]
 fn qwen3_next() {
     let (c, s) = load("Qwen__Qwen3-Next-80B-A3B-Thinking.json");
@@ -78,14 +91,7 @@ fn qwen3_next() {
 fn qwen3_moe() {
     let (c, s) = load("Qwen__Qwen3-30B-A3B.json");
     assert_eq!((c.num_experts, c.head_dim, c.attn_gated), (128, 128, false));
-    assert_uses(
-        &s,
-        &MOE,
-        &with(
-            &["gdn_fla_scratch", "ssd_scratch", "qsa_select_scratch"],
-            &with(&HC, &DENSE_FFN),
-        ),
-    );
+    assert_plain_moe(&s);
 }
 
 #[test]
@@ -93,14 +99,7 @@ fn deepseek_v3() {
     let (c, s) = load("deepseek-ai__DeepSeek-V3.json");
     assert_eq!((c.num_experts, c.kv_lora_rank, c.head_dim), (256, 512, 192));
     assert_eq!(c.shared_expert_intermediate_size, 2048);
-    assert_uses(
-        &s,
-        &MOE,
-        &with(
-            &["gdn_fla_scratch", "ssd_scratch", "qsa_select_scratch"],
-            &with(&HC, &DENSE_FFN),
-        ),
-    );
+    assert_plain_moe(&s);
     // MLA widens attn_output to nq * (kv_lora_rank + rope) rows.
     assert_eq!(s.attn_output, 2 * M * 128 * (512 + 64));
 }
