@@ -35,7 +35,12 @@ pub(crate) fn stacked(sweep: &Sweep, path: &Path, title: &str) -> Result<(), Str
         }
         tops.push(acc.clone());
     }
-    let max_bytes = acc.iter().copied().fold(0.0, f64::max).max(1.0);
+    let memory = sweep.gpu().map(|g| (g.display, g.memory_bytes as f64));
+    let max_bytes = acc
+        .iter()
+        .copied()
+        .fold(memory.map_or(0.0, |(_, m)| m), f64::max)
+        .max(1.0);
     let (unit, div) = if max_bytes >= (1u64 << 30) as f64 {
         ("GiB", (1u64 << 30) as f64)
     } else {
@@ -96,6 +101,16 @@ pub(crate) fn stacked(sweep: &Sweep, path: &Path, title: &str) -> Result<(), Str
             .map_err(|e| fail(e.to_string()))?
             .label(name.as_str())
             .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], color.filled()));
+    }
+    if let Some((name, bytes)) = memory {
+        chart
+            .draw_series(LineSeries::new(
+                [(x0, bytes / div), (x1, bytes / div)],
+                BLACK.stroke_width(2),
+            ))
+            .map_err(|e| fail(e.to_string()))?
+            .label(format!("{name} memory"))
+            .legend(|(x, y)| PathElement::new([(x, y), (x + 14, y)], BLACK.stroke_width(2)));
     }
     chart
         .configure_series_labels()

@@ -12,4 +12,5 @@ pub mod sublayouts;
 pub use sizes::BufferSizes;
 pub use splitk::{SplitKPolicy, Target};
 mod chart;
+pub mod gpu;
 pub mod report;

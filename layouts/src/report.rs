@@ -6,7 +6,11 @@ use std::fmt::Write as _;
 use arena::{Arena, FieldKind, Levers};
 use serde_json::{Value, json};
 
+use crate::gpu::Gpu;
 use crate::{BufferSizes, ModelConfig, Target};
+
+/// The widest line of the default table, in characters.
+pub const TABLE_WIDTH: usize = 120;
 
 /// The serve limits `BufferSizes::from_config` takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,6 +65,8 @@ pub struct Report {
     pub model_type: String,
     pub rows: Vec<Row>,
     pub slab_bytes: usize,
+    /// The GPU the report relates the arena to, when one was named.
+    pub gpu: Option<Gpu>,
 }
 
 /// One field of the arena in the report.
@@ -138,6 +144,7 @@ pub fn build(
         model_type: config.model_type.clone(),
         rows,
         slab_bytes: layout.slab_bytes,
+        gpu: None,
     })
 }
 
@@ -169,8 +176,30 @@ impl Report {
         self.sizes.total_bytes()
     }
 
-    /// Aligned columns, then the totals.
+    /// This report related to `gpu`: its memory share in the table and JSON.
+    pub fn on_gpu(mut self, gpu: Option<Gpu>) -> Self {
+        self.gpu = gpu;
+        self
+    }
+
+    /// The slab's share of the GPU's memory, when a GPU is known.
+    pub fn arena_fraction(&self) -> Option<f64> {
+        self.gpu
+            .map(|g| self.slab_bytes as f64 / g.memory_bytes as f64)
+    }
+
+    /// Aligned columns, then the totals; no line is wider than
+    /// [`TABLE_WIDTH`] characters: long conditions and formulas end in `…`.
     pub fn table(&self) -> String {
+        self.table_within(Some(TABLE_WIDTH))
+    }
+
+    /// The table with every condition and formula whole (`--wide`).
+    pub fn wide_table(&self) -> String {
+        self.table_within(None)
+    }
+
+    fn table_within(&self, max_width: Option<usize>) -> String {
         let header = [
             "buffer",
             "dtype",
@@ -178,7 +207,7 @@ impl Report {
             "bytes",
             "size",
             "offset",
-            "lever / condition",
+            "condition",
             "formula",
         ];
         let cells: Vec<[String; 8]> = self
@@ -205,6 +234,37 @@ impl Report {
         for row in &cells {
             for (w, c) in width.iter_mut().zip(row) {
                 *w = (*w).max(c.chars().count());
+            }
+        }
+        let mut cells = cells;
+        if let Some(max) = max_width {
+            // The shape, condition and formula columns can be long; they share
+            // what the others leave, the formula twice as much as each of the
+            // other two, and it takes what they do not need.
+            const CUT: [usize; 3] = [2, 6, 7];
+            let fixed: usize = (0..8)
+                .filter(|i| !CUT.contains(i))
+                .map(|i| width[i])
+                .sum::<usize>()
+                + 2 * 7;
+            let left = max.saturating_sub(fixed);
+            let fit = |cap: usize| {
+                let caps = [cap, cap, 2 * cap];
+                [0, 1, 2].map(|k| width[CUT[k]].min(caps[k].max(header[CUT[k]].len())))
+            };
+            if CUT.iter().map(|&i| width[i]).sum::<usize>() > left {
+                let mut cap = left;
+                while cap > 0 && fit(cap).iter().sum::<usize>() > left {
+                    cap -= 1;
+                }
+                let mut cut = fit(cap);
+                cut[2] += left.saturating_sub(cut.iter().sum());
+                for (&i, w) in CUT.iter().zip(cut) {
+                    for row in &mut cells {
+                        row[i] = ellipsize(&row[i], w);
+                    }
+                    width[i] = w;
+                }
             }
         }
         let right = [false, false, false, true, true, true, false, false];
@@ -250,6 +310,16 @@ impl Report {
             self.sizes.glm_trimmed,
             human(self.sizes.glm_trimmed)
         );
+        if let (Some(g), Some(f)) = (self.gpu, self.arena_fraction()) {
+            let _ = writeln!(
+                out,
+                "gpu          {}: {} SMs, {}; the slab takes {} of its memory",
+                g.display,
+                g.sm_count,
+                human(g.memory_bytes),
+                percent(f)
+            );
+        }
         out
     }
 
@@ -297,6 +367,7 @@ impl Report {
                 "sm_count": self.target.sm_count,
                 "splitk_policy": self.target.declared_splitk.to_string(),
             },
+            "gpu": self.gpu_json(),
             "levers": levers,
             "sizes": sizes,
             "total_bytes": self.total(),
@@ -304,6 +375,18 @@ impl Report {
             "glm_trimmed": self.sizes.glm_trimmed,
             "buffers": buffers,
         })
+    }
+
+    fn gpu_json(&self) -> Value {
+        match (self.gpu, self.arena_fraction()) {
+            (Some(g), Some(f)) => json!({
+                "name": g.name,
+                "sm_count": g.sm_count,
+                "memory_bytes": g.memory_bytes,
+                "arena_fraction": f,
+            }),
+            _ => Value::Null,
+        }
     }
 
     /// One row per carved buffer, with a header.
@@ -324,6 +407,26 @@ impl Report {
             );
         }
         out
+    }
+}
+
+/// `s` cut to `max` characters, the last one an ellipsis when cut.
+fn ellipsize(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s.to_owned();
+    }
+    let mut out: String = s.chars().take(max.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}
+
+/// A fraction as a percentage a person reads: `2.41%`, `0.013%`.
+fn percent(f: f64) -> String {
+    let p = f * 100.0;
+    if p >= 1.0 || p == 0.0 {
+        format!("{p:.2}%")
+    } else {
+        format!("{p:.3}%")
     }
 }
 
@@ -357,21 +460,50 @@ impl Sweep {
             .join(", ")
     }
 
-    /// One row per value: the total and the largest buffers.
+    /// The GPU of the sweep's reports, when one was named.
+    pub fn gpu(&self) -> Option<Gpu> {
+        self.points.first().and_then(|(_, r)| r.gpu)
+    }
+
+    /// One row per value: the total, the GPU share when a GPU is known, and
+    /// the largest buffers.
     pub fn table(&self) -> String {
+        let gpu = self.gpu().is_some();
+        let share = |r: &Report| {
+            r.arena_fraction()
+                .map_or(String::new(), |f| format!("{:>8}  ", percent(f)))
+        };
         let mut out = format!(
-            "{:>16}  {:>16}  {:>10}  {:>16}  largest buffers\n",
-            self.param, "total_bytes", "total", "slab_bytes"
+            "{:>16}  {:>16}  {:>10}  {:>16}  {}largest buffers\n",
+            self.param,
+            "total_bytes",
+            "total",
+            "slab_bytes",
+            if gpu {
+                format!("{:>8}  ", "of gpu")
+            } else {
+                String::new()
+            }
         );
         for (v, r) in &self.points {
             let _ = writeln!(
                 out,
-                "{:>16}  {:>16}  {:>10}  {:>16}  {}",
+                "{:>16}  {:>16}  {:>10}  {:>16}  {}{}",
                 v,
                 r.total(),
                 human(r.total()),
                 r.slab_bytes,
+                share(r),
                 Self::top3(r)
+            );
+        }
+        if let Some(g) = self.gpu() {
+            let _ = writeln!(
+                out,
+                "gpu: {}, {} SMs, {}",
+                g.display,
+                g.sm_count,
+                human(g.memory_bytes)
             );
         }
         out
@@ -380,10 +512,12 @@ impl Sweep {
     pub fn json(&self) -> Value {
         json!({
             "param": self.param,
+            "gpu": self.points.first().map_or(Value::Null, |(_, r)| r.gpu_json()),
             "points": self.points.iter().map(|(v, r)| json!({
                 "value": v,
                 "total_bytes": r.total(),
                 "slab_bytes": r.slab_bytes,
+                "arena_fraction": r.arena_fraction(),
                 "sizes": r.rows.iter().map(|row| (row.name.to_owned(), json!(row.bytes))).collect::<serde_json::Map<_, _>>(),
             })).collect::<Vec<_>>(),
         })

@@ -354,3 +354,132 @@ fn tempdir(tag: &str) -> PathBuf {
     std::fs::create_dir_all(&d).unwrap();
     d
 }
+
+/// The widest line of `out`, in characters (the ellipsis is one).
+fn widest(out: &str) -> usize {
+    out.lines().map(|l| l.chars().count()).max().unwrap_or(0)
+}
+
+#[test]
+fn gpu_preset_sets_the_sm_count_and_reports_the_share() {
+    let v = json(&["--gpu", "h100", "--format", "json"]);
+    assert_eq!(v["target"]["sm_count"], 132);
+    let gpu = &v["gpu"];
+    assert_eq!(gpu["name"], "h100-sxm");
+    assert_eq!(gpu["sm_count"], 132);
+    assert_eq!(gpu["memory_bytes"], 80u64 << 30);
+    let slab = v["slab_bytes"].as_f64().unwrap();
+    let fraction = gpu["arena_fraction"].as_f64().unwrap();
+    assert!(
+        (fraction - slab / (80u64 << 30) as f64).abs() < 1e-12,
+        "{fraction}"
+    );
+    // The SM count sizes the split-K workspace exactly as --sm-count does.
+    let by_count = json(&["--sm-count", "132", "--format", "json"]);
+    assert_eq!(v["sizes"], by_count["sizes"]);
+    assert_eq!(by_count["gpu"], serde_json::Value::Null);
+    // A different part gives a different share of a different memory.
+    let h200 = json(&["--gpu", "H200", "--format", "json"]);
+    assert_eq!(h200["gpu"]["memory_bytes"], 141u64 << 30);
+    assert!(h200["gpu"]["arena_fraction"].as_f64().unwrap() < fraction);
+}
+
+#[test]
+fn gpu_in_the_table_footer_and_the_sweep() {
+    let out = stdout(&run(&["--gpu", "l40s"]));
+    let footer = out.lines().last().unwrap();
+    assert!(footer.starts_with("gpu"), "{footer}");
+    assert!(footer.contains("L40S: 142 SMs, 48.0 GiB"), "{footer}");
+    assert!(footer.contains("% of its memory"), "{footer}");
+    assert!(!stdout(&run(&[])).contains("of its memory"));
+    let sweep = stdout(&run(&[
+        "--gpu",
+        "b200",
+        "--sweep",
+        "max_batch_tokens=1024,8192",
+    ]));
+    assert!(sweep.lines().next().unwrap().contains("of gpu"), "{sweep}");
+    assert!(sweep.contains("gpu: B200, 148 SMs, 180.0 GiB"), "{sweep}");
+    let v = json(&[
+        "--gpu",
+        "b200",
+        "--format",
+        "json",
+        "--sweep",
+        "max_batch_tokens=1024,8192",
+    ]);
+    assert_eq!(v["gpu"]["name"], "b200");
+    let points = v["points"].as_array().unwrap();
+    assert!(
+        points[0]["arena_fraction"].as_f64().unwrap()
+            < points[1]["arena_fraction"].as_f64().unwrap()
+    );
+    // The chart draws the memory as a line with its own legend entry.
+    let dir = tempdir("gpu-chart");
+    let svg = dir.join("arena.svg");
+    stdout(&run(&[
+        "--gpu",
+        "rtx4090",
+        "--sweep",
+        "max_batch_tokens=1024,8192",
+        "--chart",
+        svg.to_str().unwrap(),
+    ]));
+    assert!(
+        std::fs::read_to_string(&svg)
+            .unwrap()
+            .contains("RTX 4090 memory")
+    );
+}
+
+#[test]
+fn gpu_list_prints_every_preset() {
+    let out = stdout(&run(&["--gpu", "list"]));
+    for name in [
+        "a100-40gb",
+        "a100-80gb",
+        "h100-sxm",
+        "h100-pcie",
+        "h200",
+        "b200",
+        "l40s",
+        "rtx4090",
+        "rtx5090",
+    ] {
+        assert!(out.contains(name), "{name} missing from\n{out}");
+    }
+}
+
+#[test]
+fn gpu_errors_exit_2_with_one_line() {
+    assert_one_line_error(
+        &["--gpu", "h100", "--sm-count", "100"],
+        "--gpu and --sm-count",
+    );
+    assert_one_line_error(&["--gpu", "v100"], "unknown GPU; known: a100-40gb");
+}
+
+#[test]
+fn the_default_table_fits_120_columns_and_wide_keeps_everything() {
+    let narrow = stdout(&run(&[]));
+    assert!(widest(&narrow) <= 120, "{}", widest(&narrow));
+    assert!(narrow.contains('…'), "long formulas are cut");
+    let wide = stdout(&run(&["--wide"]));
+    assert!(widest(&wide) > 120);
+    assert!(!wide.contains('…'));
+    // The JSON carries every formula whole.
+    let v = json(&["--format", "json"]);
+    for b in v["buffers"].as_array().unwrap() {
+        let formula = b["formula"].as_str().unwrap();
+        assert!(!formula.contains('…'));
+        if formula.chars().count() > 30 {
+            assert!(wide.contains(formula), "{formula}");
+        }
+    }
+    // Every real config's table fits too.
+    for e in std::fs::read_dir(manifest("configs/hf")).unwrap() {
+        let p = e.unwrap().path();
+        let out = stdout(&run(&["--config", p.to_str().unwrap(), "--gpu", "h200"]));
+        assert!(widest(&out) <= 120, "{}: {}", p.display(), widest(&out));
+    }
+}

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use arena::{Arena, Levers};
 use clap::{Parser, ValueEnum};
+use layouts::gpu;
 use layouts::report::{self, Limits, SWEEPABLE, Sweep};
 use layouts::{BufferSizes, ModelConfig, SplitKPolicy, Target};
 
@@ -25,7 +26,7 @@ enum Format {
 #[command(
     name = "arena-report",
     version,
-    after_help = "Examples:\n  arena-report\n  arena-report --config config.json --max-batch-tokens 16384 --format json\n  arena-report --sweep max_batch_tokens=256,1024,4096,16384 --chart arena.svg\n  arena-report --lever METRALE_FP8_ROWWISE=1 --sm-count 132 --splitk-policy auto"
+    after_help = "Examples:\n  arena-report\n  arena-report --config config.json --max-batch-tokens 16384 --format json\n  arena-report --sweep max_batch_tokens=256,1024,4096,16384 --chart arena.svg\n  arena-report --gpu h100 --format json\n  arena-report --lever METRALE_FP8_ROWWISE=1 --sm-count 132 --splitk-policy auto"
 )]
 struct Cli {
     /// A Hugging Face config.json (default: the embedded Qwen3-Next-80B-A3B).
@@ -49,15 +50,24 @@ struct Cli {
     /// A lever value, NAME=VALUE; repeatable; wins over the environment.
     #[arg(long = "lever", value_name = "NAME=VALUE")]
     levers: Vec<String>,
-    /// Streaming multiprocessors of the target GPU.
-    #[arg(long, default_value_t = Target::DEFAULT.sm_count)]
-    sm_count: usize,
+    /// The target GPU by name (h100, h200, a100-40gb, ...; `list` prints them):
+    /// its SM count, and its memory for the arena's share.
+    #[arg(long, value_name = "NAME")]
+    gpu: Option<String>,
+    /// Streaming multiprocessors of the target GPU, when it has no preset
+    /// [default: 48, the spec's baseline target].
+    #[arg(long, value_name = "N")]
+    sm_count: Option<usize>,
     /// The target's declared split-K policy: legacy, auto, off or a split count.
     #[arg(long, default_value = "legacy")]
     splitk_policy: String,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     format: Format,
+    /// In the table, print every formula and condition whole instead of
+    /// cutting the table at 120 characters.
+    #[arg(long)]
+    wide: bool,
     /// Sweep one serve limit: PARAM=V1,V2,... (e.g. max_batch_tokens=256,1024,4096).
     #[arg(long, value_name = "PARAM=VALUES")]
     sweep: Option<String>,
@@ -134,6 +144,20 @@ fn sweep_spec(spec: &str) -> Result<(String, Vec<usize>), String> {
 }
 
 fn run(cli: Cli) -> Result<String, String> {
+    if cli.gpu.as_deref() == Some("list") {
+        return Ok(gpu::list());
+    }
+    let gpu = match (&cli.gpu, cli.sm_count) {
+        (Some(_), Some(_)) => {
+            return Err("--gpu and --sm-count both set the SM count: give one of them".to_owned());
+        }
+        (Some(name), None) => Some(gpu::find(name)?),
+        (None, _) => None,
+    };
+    let sm_count = gpu
+        .map(|g| g.sm_count)
+        .or(cli.sm_count)
+        .unwrap_or(Target::DEFAULT.sm_count);
     let (config, source) = load(&cli)?;
     let levers = levers(&cli)?;
     let policy = SplitKPolicy::parse(&cli.splitk_policy).ok_or_else(|| {
@@ -143,7 +167,7 @@ fn run(cli: Cli) -> Result<String, String> {
         )
     })?;
     let target = Target {
-        sm_count: cli.sm_count,
+        sm_count,
         declared_splitk: policy,
     };
     let limits = Limits {
@@ -153,8 +177,9 @@ fn run(cli: Cli) -> Result<String, String> {
         max_batch_size: cli.max_batch_size,
     };
     let Some(spec) = &cli.sweep else {
-        let r = report::build(&config, limits, target, &levers, &source)?;
+        let r = report::build(&config, limits, target, &levers, &source)?.on_gpu(gpu);
         return Ok(match cli.format {
+            Format::Table if cli.wide => r.wide_table(),
             Format::Table => r.table(),
             Format::Json => format!("{:#}\n", r.json()),
             Format::Csv => r.csv(),
@@ -168,7 +193,7 @@ fn run(cli: Cli) -> Result<String, String> {
             .ok_or_else(|| format!("--sweep {param}: unknown"))?;
         let r = report::build(&config, l, target, &levers, &source)
             .map_err(|e| format!("{param}={v}: {e}"))?;
-        points.push((v, r));
+        points.push((v, r.on_gpu(gpu)));
     }
     let sweep = Sweep { param, points };
     if let Some(path) = &cli.chart {
