@@ -6,6 +6,8 @@ use std::fmt;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+pub use crate::rules::Reader;
+
 /// The model fields the arena's formulas read (spec §3.1). JSON key = field name.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ModelConfig {
@@ -460,55 +462,27 @@ impl ModelConfig {
     /// Reads a Hugging Face `config.json`, mapped by model family (see the
     /// README's family tables). `file` names it in errors.
     pub fn from_hf_config_json(text: &str, file: &str) -> Result<Self, ConfigError> {
-        let value = parse_text(text, file)?;
-        let obj = top_object(&value, file)?;
-        let config = crate::families::parse(&obj)?;
-        config.validate(file)?;
-        Ok(config)
+        Self::read_hf_config_json(text, file).map(|(config, _)| config)
     }
 
-    /// Spec §3.2 step 3: layer list length and Mamba-2 group consistency.
+    /// [`ModelConfig::from_hf_config_json`], also saying which path of the
+    /// reader mapped the file (a family's mapping, or the generic path).
+    pub fn read_hf_config_json(text: &str, file: &str) -> Result<(Self, Reader), ConfigError> {
+        let value = parse_text(text, file)?;
+        let obj = top_object(&value, file)?;
+        crate::families::parse(&obj, file)
+    }
+
+    /// The consistency rules this project's own ModelConfig JSON gets (see
+    /// [`crate::rules`]): `hidden_size`, the layer list, KV heads against
+    /// heads, top-k against experts, the linear-attention and Mamba-2 keys.
     pub fn validate(&self, file: &str) -> Result<(), ConfigError> {
-        let err = |key: &str, problem: String| ConfigError {
-            file: file.to_owned(),
-            key: Some(key.to_owned()),
-            problem,
+        let ctx = crate::rules::Ctx {
+            config: self,
+            hf: None,
+            reader: Reader::ModelConfigJson,
         };
-        if self.hidden_size == 0 {
-            return Err(err("hidden_size", "must be at least 1".into()));
-        }
-        if !self.layer_types.is_empty() && self.layer_types.len() != self.num_hidden_layers {
-            return Err(err(
-                "layer_types",
-                format!(
-                    "has {} entries but num_hidden_layers is {}",
-                    self.layer_types.len(),
-                    self.num_hidden_layers
-                ),
-            ));
-        }
-        if self.mamba_num_heads > 0 {
-            for (key, v) in [
-                ("mamba_head_dim", self.mamba_head_dim),
-                ("ssm_state_size", self.ssm_state_size),
-                ("n_groups", self.n_groups),
-            ] {
-                if v == 0 {
-                    return Err(err(key, "must be positive when mamba_num_heads > 0".into()));
-                }
-            }
-            let d_inner = self.mamba_num_heads.checked_mul(self.mamba_head_dim);
-            if d_inner.is_none_or(|d| d % self.n_groups != 0) {
-                return Err(err(
-                    "n_groups",
-                    format!(
-                        "{} does not divide mamba_num_heads × mamba_head_dim = {} × {}",
-                        self.n_groups, self.mamba_num_heads, self.mamba_head_dim
-                    ),
-                ));
-            }
-        }
-        Ok(())
+        crate::rules::check(&ctx, file)
     }
 
     // Derived quantities of spec §3.3.

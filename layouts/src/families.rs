@@ -5,6 +5,7 @@
 //! mapping needs and the file lacks is an error naming the key.
 
 use crate::config::{ConfigError, ModelConfig, Obj, generic};
+use crate::rules::{self, Ctx, Reader};
 
 /// Families the metrale runtime parses with code this project does not specify.
 const UNSUPPORTED: [&str; 11] = [
@@ -39,33 +40,62 @@ fn family(obj: &Obj) -> Result<String, ConfigError> {
     .to_owned())
 }
 
-pub(crate) fn parse(obj: &Obj) -> Result<ModelConfig, ConfigError> {
+/// Model types the spec reads with the generic path on purpose (§3.2).
+const GENERIC: [&str; 1] = ["qwen3_next"];
+
+/// Maps `obj` by its family, then checks the result against every rule of
+/// [`crate::rules`]; returns the config and the path that read it.
+pub(crate) fn parse(obj: &Obj, file: &str) -> Result<(ModelConfig, Reader), ConfigError> {
     let f = family(obj)?;
-    match f.as_str() {
+    let (config, reader) = map(obj, &f)?;
+    // The object the mapping read its sizing keys from.
+    let text = match reader.name() {
+        "qwen3_5" | "qwen3_5_moe" | "qwen3_vl_moe" | "glm5_next" => obj.child("text_config")?,
+        _ => None,
+    };
+    let ctx = Ctx {
+        config: &config,
+        hf: Some(text.as_ref().unwrap_or(obj)),
+        reader: reader.clone(),
+    };
+    rules::check(&ctx, file)?;
+    Ok((config, reader))
+}
+
+fn map(obj: &Obj, f: &str) -> Result<(ModelConfig, Reader), ConfigError> {
+    // A family's mapping is named by its canonical family key.
+    let by = |family: &str, c: Result<ModelConfig, ConfigError>| {
+        c.map(|c| (c, Reader::Family(family.to_owned())))
+    };
+    match f {
         "" => Err(obj.err(
             "model_type",
             "unknown model family: no `model_type` and no known `architectures` entry",
         )),
-        "qwen3_5" | "qwen3_5_moe" | "qwen3_vl_moe" => qwen3_5(obj, &f),
-        "nemotron_h" | "nemotron_h_puzzle" => nemotron_h(obj),
-        "m2m_100" | "nllb" => m2m(obj),
-        "glm5_next" | "glm5_next_text" => glm5(obj),
-        "deepseek_v3" | "kimi_k2" => deepseek(obj, false),
-        "deepseek_v32" => deepseek(obj, true),
-        "deepseek_v4" => deepseek_v4(obj),
-        "llama" | "qwen3" | "mistral" => dense(obj),
-        "qwen3_moe" => qwen3_moe(obj),
-        "mixtral" | "gpt_oss" => local_experts(obj),
+        "qwen3_5" | "qwen3_5_moe" | "qwen3_vl_moe" => by(f, qwen3_5(obj, f)),
+        "nemotron_h" | "nemotron_h_puzzle" => by("nemotron_h", nemotron_h(obj)),
+        "m2m_100" | "nllb" => by("m2m_100", m2m(obj)),
+        "glm5_next" | "glm5_next_text" => by("glm5_next", glm5(obj)),
+        "deepseek_v3" | "kimi_k2" => by("deepseek_v3", deepseek(obj, false)),
+        "deepseek_v32" => by("deepseek_v32", deepseek(obj, true)),
+        "deepseek_v4" => by("deepseek_v4", deepseek_v4(obj)),
+        "llama" | "qwen3" | "mistral" => by(f, dense(obj)),
+        "qwen3_moe" => by("qwen3_moe", qwen3_moe(obj)),
+        "mixtral" | "gpt_oss" => by(f, local_experts(obj)),
         other if UNSUPPORTED.contains(&other) => Err(obj.err(
             "model_type",
             format!("model family `{other}` has no mapping in this project yet"),
         )),
         // Generic path (e.g. qwen3_next): the object as §3.1, gated attention.
-        _ => {
+        other => {
             let mut c = generic(obj)?;
             c.attn_gated = true;
             c.mrope_interleaved = false;
-            Ok(c)
+            let reader = Reader::Generic {
+                model_type: other.to_owned(),
+                known: GENERIC.contains(&other),
+            };
+            Ok((c, reader))
         }
     }
 }

@@ -3,8 +3,9 @@
 
 pub mod config;
 mod families;
+mod rules;
 
-pub use config::{ConfigError, ModelConfig};
+pub use config::{ConfigError, ModelConfig, Reader};
 pub mod sizes;
 pub mod splitk;
 pub mod sublayouts;

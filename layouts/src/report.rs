@@ -7,6 +7,7 @@ use arena::{Arena, FieldKind, Levers};
 use serde_json::{Value, json};
 
 use crate::gpu::Gpu;
+use crate::rules::Reader;
 use crate::{BufferSizes, ModelConfig, Target};
 
 /// The widest line of the default table, in characters.
@@ -67,6 +68,8 @@ pub struct Report {
     pub slab_bytes: usize,
     /// The GPU the report relates the arena to, when one was named.
     pub gpu: Option<Gpu>,
+    /// The path of the config reader that mapped the file, when known.
+    pub reader: Option<Reader>,
 }
 
 /// One field of the arena in the report.
@@ -145,6 +148,7 @@ pub fn build(
         rows,
         slab_bytes: layout.slab_bytes,
         gpu: None,
+        reader: None,
     })
 }
 
@@ -179,6 +183,12 @@ impl Report {
     /// This report related to `gpu`: its memory share in the table and JSON.
     pub fn on_gpu(mut self, gpu: Option<Gpu>) -> Self {
         self.gpu = gpu;
+        self
+    }
+
+    /// This report saying which path of the config reader mapped its file.
+    pub fn read_by(mut self, reader: Reader) -> Self {
+        self.reader = Some(reader);
         self
     }
 
@@ -310,6 +320,9 @@ impl Report {
             self.sizes.glm_trimmed,
             human(self.sizes.glm_trimmed)
         );
+        if let Some(r) = &self.reader {
+            let _ = writeln!(out, "read by      {}", r.describe());
+        }
         if let (Some(g), Some(f)) = (self.gpu, self.arena_fraction()) {
             let _ = writeln!(
                 out,
@@ -357,6 +370,8 @@ impl Report {
             "arena": "BufferSizes",
             "source": self.source,
             "model_type": self.model_type,
+            "family": self.reader.as_ref().map(Reader::name),
+            "family_known": self.reader.as_ref().map(|r| !matches!(r, Reader::Generic { known: false, .. })),
             "limits": {
                 "max_batch_tokens": self.limits.max_batch_tokens,
                 "max_seq_len": self.limits.max_seq_len,

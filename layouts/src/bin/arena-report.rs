@@ -8,7 +8,7 @@ use arena::{Arena, Levers};
 use clap::{Parser, ValueEnum};
 use layouts::gpu;
 use layouts::report::{self, Limits, SWEEPABLE, Sweep};
-use layouts::{BufferSizes, ModelConfig, SplitKPolicy, Target};
+use layouts::{BufferSizes, ModelConfig, Reader, SplitKPolicy, Target};
 
 /// The Qwen3-Next-80B-A3B config.json, used when no file is given.
 const EMBEDDED: &str = include_str!("../../configs/hf/Qwen__Qwen3-Next-80B-A3B-Thinking.json");
@@ -90,18 +90,18 @@ fn read(path: &PathBuf) -> Result<String, String> {
         })
 }
 
-fn load(cli: &Cli) -> Result<(ModelConfig, String), String> {
+fn load(cli: &Cli) -> Result<(ModelConfig, String, Reader), String> {
     if let Some(p) = &cli.model_config {
         let name = p.display().to_string();
         let c = ModelConfig::from_model_config_json(&read(p)?, &name).map_err(|e| e.to_string())?;
-        return Ok((c, name));
+        return Ok((c, name, Reader::ModelConfigJson));
     }
     let (text, name) = match &cli.config {
         Some(p) => (read(p)?, p.display().to_string()),
         None => (EMBEDDED.to_owned(), EMBEDDED_NAME.to_owned()),
     };
-    let c = ModelConfig::from_hf_config_json(&text, &name).map_err(|e| e.to_string())?;
-    Ok((c, name))
+    let (c, reader) = ModelConfig::read_hf_config_json(&text, &name).map_err(|e| e.to_string())?;
+    Ok((c, name, reader))
 }
 
 fn levers(cli: &Cli) -> Result<Levers, String> {
@@ -158,7 +158,7 @@ fn run(cli: Cli) -> Result<String, String> {
         .map(|g| g.sm_count)
         .or(cli.sm_count)
         .unwrap_or(Target::DEFAULT.sm_count);
-    let (config, source) = load(&cli)?;
+    let (config, source, reader) = load(&cli)?;
     let levers = levers(&cli)?;
     let policy = SplitKPolicy::parse(&cli.splitk_policy).ok_or_else(|| {
         format!(
@@ -177,7 +177,9 @@ fn run(cli: Cli) -> Result<String, String> {
         max_batch_size: cli.max_batch_size,
     };
     let Some(spec) = &cli.sweep else {
-        let r = report::build(&config, limits, target, &levers, &source)?.on_gpu(gpu);
+        let r = report::build(&config, limits, target, &levers, &source)?
+            .on_gpu(gpu)
+            .read_by(reader);
         return Ok(match cli.format {
             Format::Table if cli.wide => r.wide_table(),
             Format::Table => r.table(),
@@ -193,7 +195,7 @@ fn run(cli: Cli) -> Result<String, String> {
             .ok_or_else(|| format!("--sweep {param}: unknown"))?;
         let r = report::build(&config, l, target, &levers, &source)
             .map_err(|e| format!("{param}={v}: {e}"))?;
-        points.push((v, r.on_gpu(gpu)));
+        points.push((v, r.on_gpu(gpu).read_by(reader.clone())));
     }
     let sweep = Sweep { param, points };
     if let Some(path) = &cli.chart {
