@@ -12,5 +12,8 @@ pub use arena_runtime::{
 #[cfg(feature = "cuda")]
 pub use arena_runtime::device as cuda;
 
+/// The checked number formulas compute with: `n(2) * M * h` in the expansion.
+pub use arena_runtime::checked;
+
 #[doc(hidden)]
 pub use arena_runtime::__private;

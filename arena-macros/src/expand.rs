@@ -1,14 +1,15 @@
 //! Code generation from the checked model. Generated code is thin: every
 //! computation is a call into `::arena::__private` or the `Arena` trait.
 
-use std::collections::HashMap;
+use std::cell::RefCell;
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::DeriveInput;
 
 use crate::attr::{DType, Errors, Field};
-use crate::formula::lower::{Binding, Env, Lowered, Lowerer, Ty};
+use crate::formula::lower::{BUILTINS, Binding, Env, HELPERS, Lowered, Lowerer, Ty};
 use crate::formula::{self, FError, Formula};
 use crate::model::{self, Model, Node, Role};
 
@@ -22,7 +23,8 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
     if model.attrs.incomplete {
         return failed(&model, errs);
     }
-    let mut g = Gen::new(&model);
+    let let_types = crate::infer::let_types(&model, &mut errs);
+    let mut g = Gen::new(&model, let_types);
     let body = g.constructor();
     for (f, e) in g.errors.drain(..) {
         errs.push(f.error(e));
@@ -59,6 +61,10 @@ struct Scope {
     names: HashMap<String, Binding>,
     all: Vec<String>,
     trims: HashMap<String, Vec<Ident>>,
+    /// Runtime helpers the sizing imports by name (those no user name hides).
+    importable: HashSet<&'static str>,
+    /// The helpers the generated formulas used, for the `use` line.
+    used: RefCell<BTreeSet<&'static str>>,
 }
 
 impl Env for Scope {
@@ -71,6 +77,16 @@ impl Env for Scope {
     fn trim_members(&self, name: &str) -> Option<Vec<Ident>> {
         self.trims.get(name).cloned()
     }
+    fn helper(&self, name: &str, span: Span) -> TokenStream {
+        let id = Ident::new(name, span);
+        match self.importable.get(name) {
+            Some(known) => {
+                self.used.borrow_mut().insert(known);
+                quote!(#id)
+            }
+            None => quote_spanned!(span=> ::arena::__private::formula::#id),
+        }
+    }
 }
 
 struct Gen<'m, 'a> {
@@ -80,6 +96,8 @@ struct Gen<'m, 'a> {
     plain_errors: Vec<syn::Error>,
     /// For each field: `Some(true)` when its value is a bool (value fields only).
     value_is_bool: HashMap<usize, bool>,
+    /// The type each let takes from its uses (see `infer`).
+    let_types: Vec<Option<bool>>,
 }
 
 fn raw_ident(f: &Field) -> Ident {
@@ -114,8 +132,59 @@ fn param_ty(ty: &syn::Type) -> (Ty, String) {
     (t, text)
 }
 
+/// Names of plain Rust functions the formulas call by one segment
+/// (`f(x)`): a helper of the same name is not imported.
+fn called_names(e: &formula::Expr, out: &mut HashSet<String>) {
+    use formula::Kind;
+    match &e.kind {
+        Kind::Call(p, args) => {
+            if p.len() == 1 && !BUILTINS.contains(&p[0].as_str()) {
+                out.insert(p[0].clone());
+            }
+            for a in args {
+                called_names(a, out);
+            }
+        }
+        Kind::Method(b, _, args) => {
+            called_names(b, out);
+            for a in args {
+                called_names(a, out);
+            }
+        }
+        Kind::Field(b, _) | Kind::Not(b) | Kind::Paren(b) => called_names(b, out),
+        Kind::Bin(_, l, r) => {
+            called_names(l, out);
+            called_names(r, out);
+        }
+        Kind::If(c, t, f) => {
+            called_names(c, out);
+            called_names(t, out);
+            called_names(f, out);
+        }
+        _ => {}
+    }
+}
+
+fn all_formulas<'m>(m: &'m Model) -> impl Iterator<Item = &'m Formula> {
+    m.lets()
+        .iter()
+        .map(|l| &l.formula)
+        .chain(m.attrs.when.iter())
+        .chain(m.fields.iter().flat_map(|f| {
+            let a = &f.attrs;
+            a.size
+                .get()
+                .into_iter()
+                .chain(a.shape.get().into_iter().flatten())
+                .chain(a.nested.get().into_iter().flatten())
+                .chain(a.value.get())
+                .chain(a.when.get())
+                .chain(a.unless.get())
+        }))
+}
+
 impl<'m, 'a> Gen<'m, 'a> {
-    fn new(m: &'m Model<'a>) -> Self {
+    fn new(m: &'m Model<'a>, let_types: Vec<Option<bool>>) -> Self {
         let mut names = HashMap::new();
         let mut all = Vec::new();
         for p in m.params() {
@@ -180,12 +249,28 @@ impl<'m, 'a> Gen<'m, 'a> {
                 trims.entry(t.to_string()).or_default().push(raw_ident(f));
             }
         }
+        let mut taken: HashSet<String> = all.iter().cloned().collect();
+        for f in all_formulas(m) {
+            called_names(&f.expr, &mut taken);
+        }
+        let importable = HELPERS
+            .iter()
+            .copied()
+            .filter(|h| !taken.contains(*h))
+            .collect();
         Gen {
             m,
-            scope: Scope { names, all, trims },
+            scope: Scope {
+                names,
+                all,
+                trims,
+                importable,
+                used: RefCell::default(),
+            },
             errors: Vec::new(),
             plain_errors: Vec::new(),
             value_is_bool: HashMap::new(),
+            let_types,
         }
     }
 
@@ -197,6 +282,7 @@ impl<'m, 'a> Gen<'m, 'a> {
             How::Bool => l.bool(&f.expr),
             How::Value => l.value(&f.expr),
             How::Any => l.any(&f.expr),
+            How::Operand => l.operand(&f.expr),
         };
         let errs = std::mem::take(&mut l.errors);
         for e in errs {
@@ -205,10 +291,11 @@ impl<'m, 'a> Gen<'m, 'a> {
         out
     }
 
-    /// `let`-ready code: the lowered value, wrapped so a fault names `item`.
+    /// Code for the value of `f`, checked where it can fail: the fault names
+    /// `item` and the formula.
     fn eval(&mut self, f: &'m Formula, item: &str, how: How) -> Option<(Ty, TokenStream)> {
         let l = self.lower(f, how)?;
-        Some((l.ty, wrap(self.m, item, &f.text, l)))
+        Some((l.ty, checked(item, &f.text, l)))
     }
 
     fn bind(&mut self, name: &Ident, ty: Ty, what: &str) {
@@ -222,7 +309,7 @@ impl<'m, 'a> Gen<'m, 'a> {
         );
     }
 
-    /// The body of `try_from_config_with`.
+    /// The body of `__arena_build`.
     fn constructor(&mut self) -> TokenStream {
         let rt = rt();
         let name = self.m.input.ident.to_string();
@@ -246,20 +333,23 @@ impl<'m, 'a> Gen<'m, 'a> {
                 }
             });
         }
-        let struct_when = match &self.m.attrs.when {
-            Some(f) => match self.eval(f, "when", How::Bool) {
-                Some((_, code)) => code,
-                None => quote!(true),
-            },
-            None => quote!(true),
-        };
-        out.extend(quote!(let __arena_struct_on: bool = #struct_when;));
+        if let Some(f) = &self.m.attrs.when {
+            let code = self
+                .eval(f, "when", How::Bool)
+                .map_or(quote!(true), |(_, c)| c);
+            out.extend(quote!(let __arena_struct_on: bool = #code;));
+        }
         let order = self.m.order.clone();
         for node in order {
             match node {
                 Node::Let(i) => {
                     let l = &self.m.lets()[i];
-                    match self.eval(&l.formula, &l.name.to_string(), How::Value) {
+                    let how = match self.let_types.get(i).copied().flatten() {
+                        Some(true) => How::Bool,
+                        Some(false) => How::Int,
+                        None => How::Value,
+                    };
+                    match self.eval(&l.formula, &l.name.to_string(), how) {
                         Some((ty, code)) => {
                             let n = &l.name;
                             let t = if ty == Ty::Bool {
@@ -279,7 +369,6 @@ impl<'m, 'a> Gen<'m, 'a> {
                 }
             }
         }
-        // Construct, then check what the types of the formulas cannot.
         let inits = self.m.fields.iter().map(|f| {
             let n = &f.ident;
             match model::role(f) {
@@ -290,7 +379,39 @@ impl<'m, 'a> Gen<'m, 'a> {
                 _ => quote!(#n),
             }
         });
-        let total_parts = self
+        // What the types of the formulas cannot check: whole elements.
+        for f in &self.m.fields {
+            let Some(Role::Size(formula)) = model::role(f) else {
+                continue;
+            };
+            let Some(d) = f.attrs.dtype.get() else {
+                continue;
+            };
+            let n = &f.ident;
+            let s = lit_str(&n.to_string());
+            // A formula whose every value is a multiple of a constant that the
+            // element size divides needs no check.
+            let factor = formula::factor(&formula.expr);
+            out.extend(match elem_bytes(d) {
+                Some(e) if factor % e as u128 == 0 => quote!(),
+                Some(e) => quote!(__arena.whole_elements(#s, #n, #e)?;),
+                None => {
+                    let t = d.rust();
+                    let factor = proc_macro2::Literal::u128_unsuffixed(factor);
+                    quote! {
+                        if (#factor as u128) % (::core::mem::size_of::<#t>() as u128) != 0 {
+                            __arena.whole_elements(#s, #n, ::core::mem::size_of::<#t>())?;
+                        }
+                    }
+                }
+            });
+        }
+        let _ = name;
+        // The fields counted in the total must sum to a `usize`, so
+        // `total_bytes()` never saturates; a parent arena gets the slab's
+        // bytes, which bound a struct's total. A one-of's total sums its
+        // alternatives, checked in both cases.
+        let parts: Vec<_> = self
             .m
             .fields
             .iter()
@@ -298,70 +419,56 @@ impl<'m, 'a> Gen<'m, 'a> {
                 !matches!(model::role(f), Some(Role::Value(_)))
                     && f.attrs.not_in_total.get().is_none()
             })
-            .map(|f| {
-                let n = &f.ident;
-                let s = lit_str(&n.to_string());
-                quote! {
-                    __arena_total = match __arena_total.checked_add(#n) {
-                        ::core::option::Option::Some(v) => v,
-                        ::core::option::Option::None => {
-                            return #rt::Result::Err(::arena::SizeError::SlabOverflow { arena: #name, field: #s });
-                        }
-                    };
-                }
-            });
-        let whole = self.m.fields.iter().filter_map(|f| {
-            let Some(Role::Size(formula)) = model::role(f) else {
-                return None;
-            };
-            let d = f.attrs.dtype.get()?;
-            let t = d.rust();
-            let n = &f.ident;
-            let s = lit_str(&n.to_string());
-            // A formula whose every value is a multiple of a constant that the
-            // element size divides needs no check: the condition folds away.
-            let factor = proc_macro2::Literal::u128_unsuffixed(formula::factor(&formula.expr));
-            Some(quote! {
-                if (#factor as u128) % (::core::mem::size_of::<#t>() as u128) != 0 {
-                    #rt::whole_elements(#name, #s, #n, ::core::mem::size_of::<#t>())?;
-                }
-            })
-        });
-        let inits: Vec<_> = inits.collect();
-        out.extend(quote!(#(#whole)*));
-        let total = quote! {
-            // The total must fit: `total_bytes()` then never saturates.
-            let mut __arena_total: usize = 0;
-            #(#total_parts)*
-            let _ = __arena_total;
+            .map(|f| &f.ident)
+            .collect();
+        let total = match parts.split_first() {
+            Some((first, rest)) => {
+                let nf = self.scope.helper("n", Span::call_site());
+                quote!(__arena.total(#nf(#first) #(+ #rest)*, &__arena_sized)?;)
+            }
+            None => quote!(),
         };
-        // For a parent arena (`__ARENA_SLAB`): the slab's bytes, which bound a
-        // struct's total; a one-of's total sums its alternatives and is
-        // checked in both cases.
-        let slab = slab_from(self.m, |f| {
-            let n = &f.ident;
-            quote!(#n)
-        });
-        let (total_first, total_last) = if self.m.one_of() {
-            (total, TokenStream::new())
+        let (always, unless_slab) = if self.m.one_of() {
+            (total, quote!())
         } else {
-            (TokenStream::new(), total)
+            (quote!(), total)
         };
         out.extend(quote! {
-            #total_first
+            let __arena_sized = Self { #(#inits),* };
+            #always
             if __ARENA_SLAB {
-                *__arena_slab = #slab;
+                *__arena_slab = ::arena::Arena::slab_bytes(&__arena_sized)?;
             } else {
-                #total_last
+                #unless_slab
             }
-            #rt::Result::Ok(Self { #(#inits),* })
+            #rt::Result::Ok(__arena_sized)
         });
-        out
+        let used: Vec<Ident> = self
+            .scope
+            .used
+            .borrow()
+            .iter()
+            .map(|h| Ident::new(h, Span::call_site()))
+            .collect();
+        let imports = if used.is_empty() {
+            quote!()
+        } else {
+            quote!(use ::arena::__private::formula::{#(#used),*};)
+        };
+        quote! {
+            #imports
+            let __arena = #rt::Sizing::new(#name);
+            #out
+        }
     }
 
-    /// The gate of a buffer: struct `when`, lever, `when`, `unless`.
-    fn gate(&mut self, f: &'m Field<'a>) -> TokenStream {
-        let mut parts = vec![quote!(__arena_struct_on)];
+    /// The gate of a buffer: struct `when`, lever, `when`, `unless`; `None`
+    /// when it always holds.
+    fn gate(&mut self, f: &'m Field<'a>) -> Option<TokenStream> {
+        let mut parts = Vec::new();
+        if self.m.attrs.when.is_some() {
+            parts.push(quote!(__arena_struct_on));
+        }
         if let Some(l) = f.attrs.lever.get() {
             parts.push(quote!(#l));
         }
@@ -376,7 +483,24 @@ impl<'m, 'a> Gen<'m, 'a> {
                 parts.push(quote!(!(#c)));
             }
         }
-        quote!(#(#parts)&&*)
+        (!parts.is_empty()).then(|| quote!(#(#parts)&&*))
+    }
+
+    /// `let NAME: usize = ...;` for a buffer sized by `size` under `gate`,
+    /// through `__arena_raw_NAME` when a trim applies.
+    fn sized(&mut self, f: &'m Field<'a>, size: TokenStream) -> TokenStream {
+        let gate = self.gate(f);
+        let value = match gate {
+            Some(g) => quote!(if #g { #size } else { 0 }),
+            None => size,
+        };
+        let n = &f.ident;
+        if f.attrs.trim.get().is_none() {
+            return quote!(let #n: usize = #value;);
+        }
+        let raw = raw_ident(f);
+        let trim = self.trim(f);
+        quote!(let #raw: usize = #value; #trim)
     }
 
     fn trim(&mut self, f: &'m Field<'a>) -> TokenStream {
@@ -391,11 +515,11 @@ impl<'m, 'a> Gen<'m, 'a> {
                 let inner = inner_ident(f);
                 let inner_ty = inner_type(f);
                 quote! {
-                    let #n: usize = if #t { 0usize } else { #raw };
+                    let #n: usize = if #t { 0 } else { #raw };
                     let #inner: #inner_ty = if #t { <#inner_ty as ::arena::Arena>::empty() } else { #inner };
                 }
             }
-            Some(Ty::Bool) => quote!(let #n: usize = if #t { 0usize } else { #raw };),
+            Some(Ty::Bool) => quote!(let #n: usize = if #t { 0 } else { #raw };),
             Some(_) => {
                 self.plain_errors.push(syn::Error::new(
                     t.span(),
@@ -418,7 +542,6 @@ impl<'m, 'a> Gen<'m, 'a> {
         let f = &m.fields[i];
         let n = &f.ident;
         let item = n.to_string();
-        let rt = rt();
         let Some(role) = model::role(f) else {
             self.bind(n, Ty::Int, "field");
             return quote!();
@@ -439,49 +562,53 @@ impl<'m, 'a> Gen<'m, 'a> {
                 return quote!(let #n: #t = #code;);
             }
             Role::Size(s) => {
-                let gate = self.gate(f);
-                let on = on_ident(f);
-                let raw = raw_ident(f);
-                let size = self
-                    .eval(s, &item, How::Int)
-                    .map_or(quote!(0usize), |(_, c)| c);
-                quote! {
-                    let #on: bool = #gate;
-                    let #raw: usize = if #on { #size } else { 0usize };
-                }
+                let size = self.eval(s, &item, How::Int).map_or(quote!(0), |(_, c)| c);
+                self.sized(f, size)
             }
             Role::Shape(dims) => {
-                let gate = self.gate(f);
-                let on = on_ident(f);
-                let raw = raw_ident(f);
-                let mut codes = Vec::new();
-                let mut fallible = false;
+                // The element size, then each dimension: `2 * M * h` for a
+                // bf16 `[M, h]`, as the formula text reads.
+                let elem = match f.attrs.dtype.get().map(|d| (elem_bytes(d), d)) {
+                    Some((Some(e), _)) => {
+                        let lit = proc_macro2::Literal::usize_unsuffixed(e);
+                        quote!(#lit)
+                    }
+                    Some((None, d)) => {
+                        let t = d.rust();
+                        quote!(::core::mem::size_of::<#t>())
+                    }
+                    None => quote!(1),
+                };
+                let nf = self.scope.helper("n", Span::call_site());
+                let mut product = quote!(#nf(#elem));
+                let mut tries = false;
                 for d in dims {
-                    if let Some(l) = self.lower(d, How::Int) {
-                        fallible |= l.fallible;
-                        codes.push(l.code);
+                    if let Some(l) = self.lower(d, How::Operand) {
+                        tries |= l.tries;
+                        let code = if matches!(
+                            d.expr.kind,
+                            formula::Kind::Bin(..) | formula::Kind::If(..)
+                        ) {
+                            let c = l.code;
+                            quote!((#c))
+                        } else {
+                            l.code
+                        };
+                        product = quote!(#product * #code);
                     }
                 }
-                let elem = f.attrs.dtype.get().map_or(quote!(u8), DType::rust);
-                let product = codes
-                    .into_iter()
-                    .fold(quote!(::core::mem::size_of::<#elem>()), |acc, c| {
-                        crate::formula::lower::step(quote!(#rt::mul(#acc, #c)))
-                    });
                 let text = shape_text(f);
                 let l = Lowered {
                     ty: Ty::Int,
                     code: product,
-                    fallible: fallible || !dims.is_empty(),
+                    checked: true,
+                    tries,
                 };
-                let size = wrap(m, &item, &text, l);
-                quote! {
-                    let #on: bool = #gate;
-                    let #raw: usize = if #on { #size } else { 0usize };
-                }
+                let size = checked(&item, &text, l);
+                self.sized(f, size)
             }
             Role::Nested { args, size } => {
-                let gate = self.gate(f);
+                let gate = self.gate(f).unwrap_or(quote!(true));
                 let on = on_ident(f);
                 let raw = raw_ident(f);
                 let inner = inner_ident(f);
@@ -493,7 +620,6 @@ impl<'m, 'a> Gen<'m, 'a> {
                     }
                 }
                 let bytes = format_ident!("__arena_inner_bytes_{}", n);
-                let name = m.input.ident.to_string();
                 let region = match size {
                     Some(s) => {
                         // `inner` means this arena's bytes here; a field named
@@ -511,10 +637,12 @@ impl<'m, 'a> Gen<'m, 'a> {
                             Some(b) => self.scope.names.insert("inner".into(), b),
                             None => self.scope.names.remove("inner"),
                         };
-                        r.map_or(quote!(0usize), |(_, c)| c)
+                        r.map_or(quote!(0), |(_, c)| c)
                     }
                     None => quote!(#bytes),
                 };
+                let s = lit_str(&item);
+                let trim = self.trim(f);
                 quote! {
                     let #on: bool = #gate;
                     let mut #bytes: usize = 0;
@@ -523,15 +651,28 @@ impl<'m, 'a> Gen<'m, 'a> {
                     } else {
                         <#inner_ty as ::arena::Arena>::empty()
                     };
-                    let #raw: usize = if #on { #region } else { 0usize };
-                    #rt::region_holds(#name, #item, #raw, #bytes)?;
+                    let #raw: usize = if #on { #region } else { 0 };
+                    __arena.region_holds(#s, #raw, #bytes)?;
+                    #trim
                 }
             }
         };
-        let trim = self.trim(f);
         self.bind(n, Ty::Int, "field");
-        quote!(#code #trim)
+        code
     }
+}
+
+/// The element size of a built-in dtype, known to the macro.
+fn elem_bytes(d: &DType) -> Option<usize> {
+    let DType::Builtin(i, _) = d else {
+        return None;
+    };
+    Some(match i.to_string().as_str() {
+        "bf16" | "f16" | "i16" | "u16" => 2,
+        "f32" | "i32" | "u32" => 4,
+        "f64" | "i64" | "u64" => 8,
+        _ => 1,
+    })
 }
 
 /// The type a formula is lowered as.
@@ -543,28 +684,20 @@ enum How {
     Value,
     /// Any type: a nested arena's argument passes through as written.
     Any,
+    /// A number as the right operand of a checked operator: a Rust value
+    /// stays as written (`n(2) * M * config.vocab_size`).
+    Operand,
 }
 
-/// Wraps lowered code so a fault becomes a `SizeError` naming the item and formula.
-fn wrap(m: &Model, item: &str, text: &str, l: Lowered) -> TokenStream {
+/// The value of a lowered formula; where it can fail, checked once, the
+/// fault naming `item` and the formula's `text`.
+fn checked(item: &str, text: &str, l: Lowered) -> TokenStream {
     let code = l.code;
-    if !l.fallible {
-        return code;
-    }
-    let rt = rt();
-    let arena = m.input.ident.to_string();
-    let t = match l.ty {
-        Ty::Bool => quote!(bool),
-        Ty::Int => quote!(usize),
-        _ => quote!(_),
-    };
-    quote! {
-        match '__arena_formula: { #rt::Result::<#t, ::arena::Fault>::Ok(#code) } {
-            #rt::Result::Ok(__arena_v) => __arena_v,
-            #rt::Result::Err(__arena_fault) => {
-                return #rt::Result::Err(::arena::SizeError::formula(#arena, #item, #text, __arena_fault));
-            }
-        }
+    match (l.tries, l.checked, l.ty) {
+        (false, false, _) => code,
+        (false, true, _) => quote!(__arena.size(#item, #text, #code)?),
+        (true, _, Ty::Int) => quote!(__arena.size_with(#item, #text, || Ok(#code))?),
+        (true, _, _) => quote!(__arena.value(#item, #text, || Ok(#code))?),
     }
 }
 
@@ -982,7 +1115,6 @@ fn slab_bytes_body(m: &Model) -> TokenStream {
 /// by `bytes`; it returns a `SlabOverflow` error from the enclosing function.
 /// `slab_bytes()` reads the fields, the sizing (for a parent arena) its locals.
 fn slab_from(m: &Model, bytes: impl Fn(&Field) -> TokenStream) -> TokenStream {
-    let rt = rt();
     let name = m.input.ident.to_string();
     if m.one_of() {
         let parts = carved_fields(m).map(|(_, f)| bytes(f));
@@ -992,12 +1124,7 @@ fn slab_from(m: &Model, bytes: impl Fn(&Field) -> TokenStream) -> TokenStream {
         let b = bytes(f);
         let s = f.ident.to_string();
         quote! {
-            if __arena_cursor
-                .place(#b, const { <Self as ::arena::Arena>::BUFFERS[#i].align_in(<Self as ::arena::Arena>::ALIGN) })
-                .is_none()
-            {
-                return #rt::Result::Err(::arena::SizeError::SlabOverflow { arena: #name, field: #s });
-            }
+            __arena_cursor.fit(#name, #s, #b, const { Self::BUFFERS[#i].align_in(Self::ALIGN) })?;
         }
     });
     quote! {{

@@ -4,6 +4,7 @@
 mod attr;
 mod expand;
 mod formula;
+mod infer;
 mod model;
 
 use proc_macro::TokenStream;

@@ -36,6 +36,22 @@ impl Cursor {
         Some(offset)
     }
 
+    /// [`Cursor::place`] for buffer `field` of `arena`: a slab past
+    /// `usize::MAX` is a [`SizeError::SlabOverflow`] naming it.
+    #[inline]
+    pub fn fit(
+        &mut self,
+        arena: &'static str,
+        field: &'static str,
+        bytes: usize,
+        align: usize,
+    ) -> Result<usize, SizeError> {
+        match self.place(bytes, align) {
+            Some(offset) => Ok(offset),
+            None => Err(SizeError::SlabOverflow { arena, field }),
+        }
+    }
+
     /// Bytes used so far: the end of the last buffer (and its guard).
     pub const fn end(&self) -> usize {
         self.pos

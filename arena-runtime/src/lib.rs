@@ -5,6 +5,7 @@
 #![warn(missing_docs)]
 
 mod arith;
+pub mod checked;
 #[cfg(feature = "cuda")]
 pub mod device;
 mod error;
@@ -213,6 +214,14 @@ pub mod __private {
     pub use crate::arith::{
         add, ceil16, clamp, div, div_ceil, max, min, mul, rem, round_up, str_eq, sub, to_size,
     };
+    pub use crate::checked::Sizing;
+
+    /// The names a formula's generated code uses: the checked number and
+    /// the built-ins of the formula language.
+    pub mod formula {
+        pub use crate::arith::str_eq;
+        pub use crate::checked::{Checked, ceil16, clamp, div_ceil, int, max, min, n, round_up};
+    }
     pub use crate::layout::{Carver, alternative, cast};
     pub use crate::levers::{bool_lever, parsed_lever};
     pub use half::{bf16, f16};

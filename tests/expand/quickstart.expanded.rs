@@ -48,6 +48,8 @@ A [`SizeError`](::arena::SizeError) naming the field and its formula when a form
         max_batch_tokens: usize,
         __arena_slab: &mut usize,
     ) -> ::arena::__private::Result<Self, ::arena::SizeError> {
+        use ::arena::__private::formula::{ceil16, div_ceil, max, min, n};
+        let __arena = ::arena::__private::Sizing::new("Scratch");
         let M = max_batch_tokens;
         let DEMO_FP8_SCALES: bool = ::arena::__private::bool_lever(
             __arena_levers,
@@ -59,609 +61,50 @@ A [`SizeError`](::arena::SizeError) naming the field and its formula when a form
             "DEMO_FP32_ROUTER",
             true,
         )?;
-        let __arena_struct_on: bool = true;
-        let h: usize = match '__arena_formula: {
-            ::arena::__private::Result::<
-                usize,
-                ::arena::Fault,
-            >::Ok(
-                match ::arena::__private::to_size(config.hidden_size) {
-                    ::core::result::Result::Ok(__arena_v) => __arena_v,
-                    ::core::result::Result::Err(__arena_f) => {
-                        break '__arena_formula ::core::result::Result::Err(__arena_f);
-                    }
-                },
-            )
-        } {
-            ::arena::__private::Result::Ok(__arena_v) => __arena_v,
-            ::arena::__private::Result::Err(__arena_fault) => {
-                return ::arena::__private::Result::Err(
-                    ::arena::SizeError::formula(
-                        "Scratch",
-                        "h",
-                        "config.hidden_size",
-                        __arena_fault,
-                    ),
-                );
-            }
-        };
-        let K: usize = match '__arena_formula: {
-            ::arena::__private::Result::<
-                usize,
-                ::arena::Fault,
-            >::Ok(
-                ::arena::__private::max(
-                    h,
-                    match ::arena::__private::to_size(config.intermediate_size) {
-                        ::core::result::Result::Ok(__arena_v) => __arena_v,
-                        ::core::result::Result::Err(__arena_f) => {
-                            break '__arena_formula ::core::result::Result::Err(__arena_f);
-                        }
-                    },
-                ),
-            )
-        } {
-            ::arena::__private::Result::Ok(__arena_v) => __arena_v,
-            ::arena::__private::Result::Err(__arena_fault) => {
-                return ::arena::__private::Result::Err(
-                    ::arena::SizeError::formula(
-                        "Scratch",
-                        "K",
-                        "max(h, config.intermediate_size)",
-                        __arena_fault,
-                    ),
-                );
-            }
-        };
-        let __arena_on_hidden_states: bool = __arena_struct_on;
-        let __arena_raw_hidden_states: usize = if __arena_on_hidden_states {
-            match '__arena_formula: {
-                ::arena::__private::Result::<
-                    usize,
-                    ::arena::Fault,
-                >::Ok(
-                    match ::arena::__private::mul(
-                        match ::arena::__private::mul(
-                            ::core::mem::size_of::<::arena::__private::bf16>(),
-                            M,
-                        ) {
-                            ::core::result::Result::Ok(__arena_v) => __arena_v,
-                            ::core::result::Result::Err(__arena_f) => {
-                                break '__arena_formula ::core::result::Result::Err(
-                                    __arena_f,
-                                );
-                            }
-                        },
-                        h,
-                    ) {
-                        ::core::result::Result::Ok(__arena_v) => __arena_v,
-                        ::core::result::Result::Err(__arena_f) => {
-                            break '__arena_formula ::core::result::Result::Err(__arena_f);
-                        }
-                    },
-                )
-            } {
-                ::arena::__private::Result::Ok(__arena_v) => __arena_v,
-                ::arena::__private::Result::Err(__arena_fault) => {
-                    return ::arena::__private::Result::Err(
-                        ::arena::SizeError::formula(
-                            "Scratch",
-                            "hidden_states",
-                            "2 * M * h",
-                            __arena_fault,
-                        ),
-                    );
-                }
-            }
-        } else {
-            0usize
-        };
-        let hidden_states: usize = __arena_raw_hidden_states;
-        let __arena_on_mlp_up: bool = __arena_struct_on;
-        let __arena_raw_mlp_up: usize = if __arena_on_mlp_up {
-            match '__arena_formula: {
-                ::arena::__private::Result::<
-                    usize,
-                    ::arena::Fault,
-                >::Ok(
-                    match ::arena::__private::mul(
-                        match ::arena::__private::mul(
-                            ::core::mem::size_of::<::arena::__private::bf16>(),
-                            match ::arena::__private::ceil16(M) {
-                                ::core::result::Result::Ok(__arena_v) => __arena_v,
-                                ::core::result::Result::Err(__arena_f) => {
-                                    break '__arena_formula ::core::result::Result::Err(
-                                        __arena_f,
-                                    );
-                                }
-                            },
-                        ) {
-                            ::core::result::Result::Ok(__arena_v) => __arena_v,
-                            ::core::result::Result::Err(__arena_f) => {
-                                break '__arena_formula ::core::result::Result::Err(
-                                    __arena_f,
-                                );
-                            }
-                        },
-                        K,
-                    ) {
-                        ::core::result::Result::Ok(__arena_v) => __arena_v,
-                        ::core::result::Result::Err(__arena_f) => {
-                            break '__arena_formula ::core::result::Result::Err(__arena_f);
-                        }
-                    },
-                )
-            } {
-                ::arena::__private::Result::Ok(__arena_v) => __arena_v,
-                ::arena::__private::Result::Err(__arena_fault) => {
-                    return ::arena::__private::Result::Err(
-                        ::arena::SizeError::formula(
-                            "Scratch",
-                            "mlp_up",
-                            "2 * ceil16(M) * K",
-                            __arena_fault,
-                        ),
-                    );
-                }
-            }
-        } else {
-            0usize
-        };
-        let mlp_up: usize = __arena_raw_mlp_up;
-        let __arena_on_router_logits: bool = __arena_struct_on;
-        let __arena_raw_router_logits: usize = if __arena_on_router_logits {
-            match '__arena_formula: {
-                ::arena::__private::Result::<
-                    usize,
-                    ::arena::Fault,
-                >::Ok(
-                    (if (match ::arena::__private::to_size(config.num_experts) {
-                        ::core::result::Result::Ok(__arena_v) => __arena_v,
-                        ::core::result::Result::Err(__arena_f) => {
-                            break '__arena_formula ::core::result::Result::Err(__arena_f);
-                        }
-                    } > 0usize)
-                    {
-                        match ::arena::__private::mul(
-                            match ::arena::__private::mul(4usize, M) {
-                                ::core::result::Result::Ok(__arena_v) => __arena_v,
-                                ::core::result::Result::Err(__arena_f) => {
-                                    break '__arena_formula ::core::result::Result::Err(
-                                        __arena_f,
-                                    );
-                                }
-                            },
-                            match ::arena::__private::to_size(config.num_experts) {
-                                ::core::result::Result::Ok(__arena_v) => __arena_v,
-                                ::core::result::Result::Err(__arena_f) => {
-                                    break '__arena_formula ::core::result::Result::Err(
-                                        __arena_f,
-                                    );
-                                }
-                            },
-                        ) {
-                            ::core::result::Result::Ok(__arena_v) => __arena_v,
-                            ::core::result::Result::Err(__arena_f) => {
-                                break '__arena_formula ::core::result::Result::Err(
-                                    __arena_f,
-                                );
-                            }
-                        }
-                    } else {
-                        256usize
-                    }),
-                )
-            } {
-                ::arena::__private::Result::Ok(__arena_v) => __arena_v,
-                ::arena::__private::Result::Err(__arena_fault) => {
-                    return ::arena::__private::Result::Err(
-                        ::arena::SizeError::formula(
-                            "Scratch",
-                            "router_logits",
-                            "if config.num_experts > 0 { 4 * M * config.num_experts } else { 256 }",
-                            __arena_fault,
-                        ),
-                    );
-                }
-            }
-        } else {
-            0usize
-        };
-        let router_logits: usize = __arena_raw_router_logits;
-        let __arena_on_router_in_f32: bool = __arena_struct_on && DEMO_FP32_ROUTER
-            && match '__arena_formula: {
-                ::arena::__private::Result::<
-                    bool,
-                    ::arena::Fault,
-                >::Ok(
-                    (match ::arena::__private::to_size(config.num_experts) {
-                        ::core::result::Result::Ok(__arena_v) => __arena_v,
-                        ::core::result::Result::Err(__arena_f) => {
-                            break '__arena_formula ::core::result::Result::Err(__arena_f);
-                        }
-                    } > 0usize),
-                )
-            } {
-                ::arena::__private::Result::Ok(__arena_v) => __arena_v,
-                ::arena::__private::Result::Err(__arena_fault) => {
-                    return ::arena::__private::Result::Err(
-                        ::arena::SizeError::formula(
-                            "Scratch",
-                            "router_in_f32",
-                            "config.num_experts > 0",
-                            __arena_fault,
-                        ),
-                    );
-                }
-            };
-        let __arena_raw_router_in_f32: usize = if __arena_on_router_in_f32 {
-            match '__arena_formula: {
-                ::arena::__private::Result::<
-                    usize,
-                    ::arena::Fault,
-                >::Ok(
-                    match ::arena::__private::mul(
-                        match ::arena::__private::mul(::core::mem::size_of::<f32>(), M) {
-                            ::core::result::Result::Ok(__arena_v) => __arena_v,
-                            ::core::result::Result::Err(__arena_f) => {
-                                break '__arena_formula ::core::result::Result::Err(
-                                    __arena_f,
-                                );
-                            }
-                        },
-                        h,
-                    ) {
-                        ::core::result::Result::Ok(__arena_v) => __arena_v,
-                        ::core::result::Result::Err(__arena_f) => {
-                            break '__arena_formula ::core::result::Result::Err(__arena_f);
-                        }
-                    },
-                )
-            } {
-                ::arena::__private::Result::Ok(__arena_v) => __arena_v,
-                ::arena::__private::Result::Err(__arena_fault) => {
-                    return ::arena::__private::Result::Err(
-                        ::arena::SizeError::formula(
-                            "Scratch",
-                            "router_in_f32",
-                            "4 * M * h",
-                            __arena_fault,
-                        ),
-                    );
-                }
-            }
-        } else {
-            0usize
-        };
-        let router_in_f32: usize = __arena_raw_router_in_f32;
-        let __arena_on_fp8_scales: bool = __arena_struct_on && DEMO_FP8_SCALES;
-        let __arena_raw_fp8_scales: usize = if __arena_on_fp8_scales {
-            match '__arena_formula: {
-                ::arena::__private::Result::<
-                    usize,
-                    ::arena::Fault,
-                >::Ok(
-                    match ::arena::__private::mul(
-                        match ::arena::__private::mul(
-                            match ::arena::__private::ceil16(M) {
-                                ::core::result::Result::Ok(__arena_v) => __arena_v,
-                                ::core::result::Result::Err(__arena_f) => {
-                                    break '__arena_formula ::core::result::Result::Err(
-                                        __arena_f,
-                                    );
-                                }
-                            },
-                            match ::arena::__private::div_ceil(K, 128usize) {
-                                ::core::result::Result::Ok(__arena_v) => __arena_v,
-                                ::core::result::Result::Err(__arena_f) => {
-                                    break '__arena_formula ::core::result::Result::Err(
-                                        __arena_f,
-                                    );
-                                }
-                            },
-                        ) {
-                            ::core::result::Result::Ok(__arena_v) => __arena_v,
-                            ::core::result::Result::Err(__arena_f) => {
-                                break '__arena_formula ::core::result::Result::Err(
-                                    __arena_f,
-                                );
-                            }
-                        },
-                        4usize,
-                    ) {
-                        ::core::result::Result::Ok(__arena_v) => __arena_v,
-                        ::core::result::Result::Err(__arena_f) => {
-                            break '__arena_formula ::core::result::Result::Err(__arena_f);
-                        }
-                    },
-                )
-            } {
-                ::arena::__private::Result::Ok(__arena_v) => __arena_v,
-                ::arena::__private::Result::Err(__arena_fault) => {
-                    return ::arena::__private::Result::Err(
-                        ::arena::SizeError::formula(
-                            "Scratch",
-                            "fp8_scales",
-                            "ceil16(M) * div_ceil(K, 128) * 4",
-                            __arena_fault,
-                        ),
-                    );
-                }
-            }
-        } else {
-            0usize
-        };
-        let fp8_scales: usize = __arena_raw_fp8_scales;
-        let __arena_on_logits: bool = __arena_struct_on;
-        let __arena_raw_logits: usize = if __arena_on_logits {
-            match '__arena_formula: {
-                ::arena::__private::Result::<
-                    usize,
-                    ::arena::Fault,
-                >::Ok(
-                    match ::arena::__private::mul(
-                        match ::arena::__private::mul(
-                            ::core::mem::size_of::<::arena::__private::bf16>(),
-                            ::arena::__private::min(M, 256usize),
-                        ) {
-                            ::core::result::Result::Ok(__arena_v) => __arena_v,
-                            ::core::result::Result::Err(__arena_f) => {
-                                break '__arena_formula ::core::result::Result::Err(
-                                    __arena_f,
-                                );
-                            }
-                        },
-                        match ::arena::__private::to_size(config.vocab_size) {
-                            ::core::result::Result::Ok(__arena_v) => __arena_v,
-                            ::core::result::Result::Err(__arena_f) => {
-                                break '__arena_formula ::core::result::Result::Err(
-                                    __arena_f,
-                                );
-                            }
-                        },
-                    ) {
-                        ::core::result::Result::Ok(__arena_v) => __arena_v,
-                        ::core::result::Result::Err(__arena_f) => {
-                            break '__arena_formula ::core::result::Result::Err(__arena_f);
-                        }
-                    },
-                )
-            } {
-                ::arena::__private::Result::Ok(__arena_v) => __arena_v,
-                ::arena::__private::Result::Err(__arena_fault) => {
-                    return ::arena::__private::Result::Err(
-                        ::arena::SizeError::formula(
-                            "Scratch",
-                            "logits",
-                            "2 * min(M, 256) * config.vocab_size",
-                            __arena_fault,
-                        ),
-                    );
-                }
-            }
-        } else {
-            0usize
-        };
-        let logits: usize = __arena_raw_logits;
-        let __arena_on_norm_unit_w: bool = __arena_struct_on;
-        let __arena_raw_norm_unit_w: usize = if __arena_on_norm_unit_w {
-            match '__arena_formula: {
-                ::arena::__private::Result::<
-                    usize,
-                    ::arena::Fault,
-                >::Ok(
-                    match ::arena::__private::mul(
-                        ::core::mem::size_of::<::arena::__private::bf16>(),
-                        h,
-                    ) {
-                        ::core::result::Result::Ok(__arena_v) => __arena_v,
-                        ::core::result::Result::Err(__arena_f) => {
-                            break '__arena_formula ::core::result::Result::Err(__arena_f);
-                        }
-                    },
-                )
-            } {
-                ::arena::__private::Result::Ok(__arena_v) => __arena_v,
-                ::arena::__private::Result::Err(__arena_fault) => {
-                    return ::arena::__private::Result::Err(
-                        ::arena::SizeError::formula(
-                            "Scratch",
-                            "norm_unit_w",
-                            "2 * h",
-                            __arena_fault,
-                        ),
-                    );
-                }
-            }
-        } else {
-            0usize
-        };
-        let norm_unit_w: usize = __arena_raw_norm_unit_w;
-        if (4 as u128) % (::core::mem::size_of::<f32>() as u128) != 0 {
-            ::arena::__private::whole_elements(
-                "Scratch",
+        let h: usize = __arena.size("h", "config.hidden_size", n(config.hidden_size))?;
+        let K: usize = __arena
+            .size(
+                "K",
+                "max(h, config.intermediate_size)",
+                max(h, config.intermediate_size),
+            )?;
+        let hidden_states: usize = __arena
+            .size("hidden_states", "2 * M * h", n(2) * M * h)?;
+        let mlp_up: usize = __arena
+            .size("mlp_up", "2 * ceil16(M) * K", n(2) * ceil16(M) * K)?;
+        let router_logits: usize = __arena
+            .size(
                 "router_logits",
-                router_logits,
-                ::core::mem::size_of::<f32>(),
+                "if config.num_experts > 0 { 4 * M * config.num_experts } else { 256 }",
+                if config.num_experts > 0 {
+                    n(4) * M * config.num_experts
+                } else {
+                    n(256)
+                },
             )?;
-        }
-        if (64 as u128) % (::core::mem::size_of::<f32>() as u128) != 0 {
-            ::arena::__private::whole_elements(
-                "Scratch",
-                "fp8_scales",
-                fp8_scales,
-                ::core::mem::size_of::<f32>(),
-            )?;
-        }
-        if __ARENA_SLAB {
-            *__arena_slab = {
-                let mut __arena_cursor = ::arena::Cursor::new(0);
-                if __arena_cursor
-                    .place(
-                        hidden_states,
-                        const {
-                            <Self as ::arena::Arena>::BUFFERS[0usize]
-                                .align_in(<Self as ::arena::Arena>::ALIGN)
-                        },
-                    )
-                    .is_none()
-                {
-                    return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
-                        arena: "Scratch",
-                        field: "hidden_states",
-                    });
-                }
-                if __arena_cursor
-                    .place(
-                        mlp_up,
-                        const {
-                            <Self as ::arena::Arena>::BUFFERS[1usize]
-                                .align_in(<Self as ::arena::Arena>::ALIGN)
-                        },
-                    )
-                    .is_none()
-                {
-                    return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
-                        arena: "Scratch",
-                        field: "mlp_up",
-                    });
-                }
-                if __arena_cursor
-                    .place(
-                        router_logits,
-                        const {
-                            <Self as ::arena::Arena>::BUFFERS[2usize]
-                                .align_in(<Self as ::arena::Arena>::ALIGN)
-                        },
-                    )
-                    .is_none()
-                {
-                    return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
-                        arena: "Scratch",
-                        field: "router_logits",
-                    });
-                }
-                if __arena_cursor
-                    .place(
-                        router_in_f32,
-                        const {
-                            <Self as ::arena::Arena>::BUFFERS[3usize]
-                                .align_in(<Self as ::arena::Arena>::ALIGN)
-                        },
-                    )
-                    .is_none()
-                {
-                    return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
-                        arena: "Scratch",
-                        field: "router_in_f32",
-                    });
-                }
-                if __arena_cursor
-                    .place(
-                        fp8_scales,
-                        const {
-                            <Self as ::arena::Arena>::BUFFERS[4usize]
-                                .align_in(<Self as ::arena::Arena>::ALIGN)
-                        },
-                    )
-                    .is_none()
-                {
-                    return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
-                        arena: "Scratch",
-                        field: "fp8_scales",
-                    });
-                }
-                if __arena_cursor
-                    .place(
-                        logits,
-                        const {
-                            <Self as ::arena::Arena>::BUFFERS[5usize]
-                                .align_in(<Self as ::arena::Arena>::ALIGN)
-                        },
-                    )
-                    .is_none()
-                {
-                    return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
-                        arena: "Scratch",
-                        field: "logits",
-                    });
-                }
-                if __arena_cursor
-                    .place(
-                        norm_unit_w,
-                        const {
-                            <Self as ::arena::Arena>::BUFFERS[6usize]
-                                .align_in(<Self as ::arena::Arena>::ALIGN)
-                        },
-                    )
-                    .is_none()
-                {
-                    return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
-                        arena: "Scratch",
-                        field: "norm_unit_w",
-                    });
-                }
-                __arena_cursor.end()
-            };
+        let router_in_f32: usize = if DEMO_FP32_ROUTER && config.num_experts > 0 {
+            __arena.size("router_in_f32", "4 * M * h", n(4) * M * h)?
         } else {
-            let mut __arena_total: usize = 0;
-            __arena_total = match __arena_total.checked_add(hidden_states) {
-                ::core::option::Option::Some(v) => v,
-                ::core::option::Option::None => {
-                    return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
-                        arena: "Scratch",
-                        field: "hidden_states",
-                    });
-                }
-            };
-            __arena_total = match __arena_total.checked_add(mlp_up) {
-                ::core::option::Option::Some(v) => v,
-                ::core::option::Option::None => {
-                    return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
-                        arena: "Scratch",
-                        field: "mlp_up",
-                    });
-                }
-            };
-            __arena_total = match __arena_total.checked_add(router_logits) {
-                ::core::option::Option::Some(v) => v,
-                ::core::option::Option::None => {
-                    return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
-                        arena: "Scratch",
-                        field: "router_logits",
-                    });
-                }
-            };
-            __arena_total = match __arena_total.checked_add(router_in_f32) {
-                ::core::option::Option::Some(v) => v,
-                ::core::option::Option::None => {
-                    return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
-                        arena: "Scratch",
-                        field: "router_in_f32",
-                    });
-                }
-            };
-            __arena_total = match __arena_total.checked_add(fp8_scales) {
-                ::core::option::Option::Some(v) => v,
-                ::core::option::Option::None => {
-                    return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
-                        arena: "Scratch",
-                        field: "fp8_scales",
-                    });
-                }
-            };
-            __arena_total = match __arena_total.checked_add(logits) {
-                ::core::option::Option::Some(v) => v,
-                ::core::option::Option::None => {
-                    return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
-                        arena: "Scratch",
-                        field: "logits",
-                    });
-                }
-            };
-            let _ = __arena_total;
-        }
-        ::arena::__private::Result::Ok(Self {
+            0
+        };
+        let fp8_scales: usize = if DEMO_FP8_SCALES {
+            __arena
+                .size(
+                    "fp8_scales",
+                    "ceil16(M) * div_ceil(K, 128) * 4",
+                    ceil16(M) * div_ceil(K, 128) * 4,
+                )?
+        } else {
+            0
+        };
+        let logits: usize = __arena
+            .size(
+                "logits",
+                "2 * min(M, 256) * config.vocab_size",
+                n(2) * min(M, 256) * config.vocab_size,
+            )?;
+        let norm_unit_w: usize = __arena.size("norm_unit_w", "2 * h", n(2) * h)?;
+        let __arena_sized = Self {
             hidden_states,
             mlp_up,
             router_logits,
@@ -669,7 +112,18 @@ A [`SizeError`](::arena::SizeError) naming the field and its formula when a form
             fp8_scales,
             logits,
             norm_unit_w,
-        })
+        };
+        if __ARENA_SLAB {
+            *__arena_slab = ::arena::Arena::slab_bytes(&__arena_sized)?;
+        } else {
+            __arena
+                .total(
+                    n(hidden_states) + mlp_up + router_logits + router_in_f32
+                        + fp8_scales + logits,
+                    &__arena_sized,
+                )?;
+        }
+        ::arena::__private::Result::Ok(__arena_sized)
     }
     /**Sizes every field of [`Scratch`], reading its levers from the environment once.
 
@@ -882,111 +336,55 @@ impl ::arena::Arena for Scratch {
     fn slab_bytes(&self) -> ::arena::__private::Result<usize, ::arena::SizeError> {
         ::arena::__private::Result::Ok({
             let mut __arena_cursor = ::arena::Cursor::new(0);
-            if __arena_cursor
-                .place(
+            __arena_cursor
+                .fit(
+                    "Scratch",
+                    "hidden_states",
                     self.hidden_states,
-                    const {
-                        <Self as ::arena::Arena>::BUFFERS[0usize]
-                            .align_in(<Self as ::arena::Arena>::ALIGN)
-                    },
-                )
-                .is_none()
-            {
-                return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
-                    arena: "Scratch",
-                    field: "hidden_states",
-                });
-            }
-            if __arena_cursor
-                .place(
+                    const { Self::BUFFERS[0usize].align_in(Self::ALIGN) },
+                )?;
+            __arena_cursor
+                .fit(
+                    "Scratch",
+                    "mlp_up",
                     self.mlp_up,
-                    const {
-                        <Self as ::arena::Arena>::BUFFERS[1usize]
-                            .align_in(<Self as ::arena::Arena>::ALIGN)
-                    },
-                )
-                .is_none()
-            {
-                return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
-                    arena: "Scratch",
-                    field: "mlp_up",
-                });
-            }
-            if __arena_cursor
-                .place(
+                    const { Self::BUFFERS[1usize].align_in(Self::ALIGN) },
+                )?;
+            __arena_cursor
+                .fit(
+                    "Scratch",
+                    "router_logits",
                     self.router_logits,
-                    const {
-                        <Self as ::arena::Arena>::BUFFERS[2usize]
-                            .align_in(<Self as ::arena::Arena>::ALIGN)
-                    },
-                )
-                .is_none()
-            {
-                return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
-                    arena: "Scratch",
-                    field: "router_logits",
-                });
-            }
-            if __arena_cursor
-                .place(
+                    const { Self::BUFFERS[2usize].align_in(Self::ALIGN) },
+                )?;
+            __arena_cursor
+                .fit(
+                    "Scratch",
+                    "router_in_f32",
                     self.router_in_f32,
-                    const {
-                        <Self as ::arena::Arena>::BUFFERS[3usize]
-                            .align_in(<Self as ::arena::Arena>::ALIGN)
-                    },
-                )
-                .is_none()
-            {
-                return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
-                    arena: "Scratch",
-                    field: "router_in_f32",
-                });
-            }
-            if __arena_cursor
-                .place(
+                    const { Self::BUFFERS[3usize].align_in(Self::ALIGN) },
+                )?;
+            __arena_cursor
+                .fit(
+                    "Scratch",
+                    "fp8_scales",
                     self.fp8_scales,
-                    const {
-                        <Self as ::arena::Arena>::BUFFERS[4usize]
-                            .align_in(<Self as ::arena::Arena>::ALIGN)
-                    },
-                )
-                .is_none()
-            {
-                return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
-                    arena: "Scratch",
-                    field: "fp8_scales",
-                });
-            }
-            if __arena_cursor
-                .place(
+                    const { Self::BUFFERS[4usize].align_in(Self::ALIGN) },
+                )?;
+            __arena_cursor
+                .fit(
+                    "Scratch",
+                    "logits",
                     self.logits,
-                    const {
-                        <Self as ::arena::Arena>::BUFFERS[5usize]
-                            .align_in(<Self as ::arena::Arena>::ALIGN)
-                    },
-                )
-                .is_none()
-            {
-                return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
-                    arena: "Scratch",
-                    field: "logits",
-                });
-            }
-            if __arena_cursor
-                .place(
+                    const { Self::BUFFERS[5usize].align_in(Self::ALIGN) },
+                )?;
+            __arena_cursor
+                .fit(
+                    "Scratch",
+                    "norm_unit_w",
                     self.norm_unit_w,
-                    const {
-                        <Self as ::arena::Arena>::BUFFERS[6usize]
-                            .align_in(<Self as ::arena::Arena>::ALIGN)
-                    },
-                )
-                .is_none()
-            {
-                return ::arena::__private::Result::Err(::arena::SizeError::SlabOverflow {
-                    arena: "Scratch",
-                    field: "norm_unit_w",
-                });
-            }
+                    const { Self::BUFFERS[6usize].align_in(Self::ALIGN) },
+                )?;
             __arena_cursor.end()
         })
     }

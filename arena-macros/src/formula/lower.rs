@@ -40,38 +40,50 @@ pub trait Env {
     fn names(&self) -> Vec<String>;
     /// For `trimmed(g)`: the untrimmed locals of the fields with `trim = g`.
     fn trim_members(&self, name: &str) -> Option<Vec<Ident>>;
+    /// How the generated code names the runtime helper `name` (`n`, `int`,
+    /// `max`, ...): by its path, unless the caller imported it.
+    fn helper(&self, name: &str, span: Span) -> TokenStream {
+        let id = Ident::new(name, span);
+        quote_spanned!(span=> ::arena::__private::formula::#id)
+    }
 }
 
-/// A lowered formula.
+/// A lowered formula: Rust code that reads as the formula.
 pub struct Lowered {
     pub ty: Ty,
     pub code: TokenStream,
-    /// Whether the code has a checked step that can leave `'__arena_formula`.
-    pub fallible: bool,
+    /// The code is a `Checked` number (its arithmetic carries a fault); else
+    /// a plain `usize`, `bool` or Rust value.
+    pub checked: bool,
+    /// The code uses `?` on a fault, so it runs inside a closure returning
+    /// `Result<_, Fault>`.
+    pub tries: bool,
 }
 
-const BUILTINS: [&str; 7] = [
+impl Lowered {
+    fn plain(ty: Ty, code: TokenStream) -> Self {
+        Lowered {
+            ty,
+            code,
+            checked: false,
+            tries: false,
+        }
+    }
+}
+
+/// The built-in functions of the formula language.
+pub const BUILTINS: [&str; 7] = [
     "ceil16", "div_ceil", "round_up", "max", "min", "clamp", "trimmed",
+];
+
+/// The runtime helpers generated formulas name, for the caller's imports.
+pub const HELPERS: [&str; 9] = [
+    "n", "int", "ceil16", "div_ceil", "round_up", "max", "min", "clamp", "str_eq",
 ];
 
 pub struct Lowerer<'a> {
     env: &'a dyn Env,
     pub errors: Vec<FError>,
-}
-
-/// One checked step: its value, or a jump out of the formula's block
-/// (`'__arena_formula`, opened by the caller) with the fault.
-pub fn step(call: TokenStream) -> TokenStream {
-    quote! {
-        match #call {
-            ::core::result::Result::Ok(__arena_v) => __arena_v,
-            ::core::result::Result::Err(__arena_f) => break '__arena_formula ::core::result::Result::Err(__arena_f),
-        }
-    }
-}
-
-fn rt(span: Span) -> TokenStream {
-    quote_spanned!(span=> ::arena::__private)
 }
 
 fn ty_name(ty: Ty) -> &'static str {
@@ -88,6 +100,27 @@ fn is_lit_zero(e: &Expr) -> bool {
     matches!(e.unparen().kind, Kind::Int(0))
 }
 
+/// An integer literal: unsuffixed where it fits every integer type a
+/// checked operator takes, `usize`-suffixed beyond.
+fn int_literal(v: u128, span: Span) -> TokenStream {
+    let mut lit = if v <= i32::MAX as u128 {
+        Literal::u64_unsuffixed(v as u64)
+    } else {
+        Literal::usize_suffixed(v as usize)
+    };
+    lit.set_span(span);
+    quote!(#lit)
+}
+
+/// `code` in parentheses when it is an `if`, so it can be an operand.
+fn operand(e: &Expr, code: TokenStream) -> TokenStream {
+    if matches!(e.kind, Kind::If(..)) {
+        quote!((#code))
+    } else {
+        code
+    }
+}
+
 impl<'a> Lowerer<'a> {
     pub fn new(env: &'a dyn Env) -> Self {
         Lowerer {
@@ -101,7 +134,11 @@ impl<'a> Lowerer<'a> {
         None
     }
 
-    /// Lowers `e` as a size (`usize`).
+    fn helper(&self, name: &str, span: Span) -> TokenStream {
+        self.env.helper(name, span)
+    }
+
+    /// Lowers `e` as a size (`usize`, plain or checked).
     pub fn int(&mut self, e: &Expr) -> Option<Lowered> {
         let l = self.lower(e)?;
         self.as_int(l, e)
@@ -123,19 +160,26 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    fn as_int(&mut self, l: Lowered, e: &Expr) -> Option<Lowered> {
+    /// Lowers `e` in whatever type it has; a checked number is made a plain
+    /// `usize` (`int(...)?`), as a Rust function's argument must be.
+    pub fn any(&mut self, e: &Expr) -> Option<Lowered> {
+        let l = self.lower(e)?;
+        Some(self.unchecked(l))
+    }
+
+    /// Lowers `e` as a number that a checked operator takes on its right:
+    /// a plain Rust value is not converted (the operator converts it).
+    pub fn operand(&mut self, e: &Expr) -> Option<Lowered> {
+        let l = self.lower(e)?;
         match l.ty {
-            Ty::Int => Some(l),
-            Ty::Ext => {
-                let rt = rt(e.loc.span);
-                let code = l.code;
-                Some(Lowered {
-                    ty: Ty::Int,
-                    code: step(quote!(#rt::to_size(#code))),
-                    fallible: true,
-                })
-            }
-            Ty::Opaque => self.fail(
+            Ty::Int | Ty::Ext => Some(l),
+            _ => self.type_error(&l, e, "a number"),
+        }
+    }
+
+    fn type_error<T>(&mut self, l: &Lowered, e: &Expr, want: &str) -> Option<T> {
+        match l.ty {
+            Ty::Opaque if want == "a number" => self.fail(
                 e.loc,
                 format!(
                     "expected a number, found {}; use one of its fields, such as `{}.hidden_size`",
@@ -143,33 +187,86 @@ impl<'a> Lowerer<'a> {
                     print(e)
                 ),
             ),
-            other => self.fail(
+            Ty::Opaque => self.fail(
+                e.loc,
+                format!("expected {want}, found {}", self.describe_opaque(e)),
+            ),
+            Ty::Int if want == "a condition" => self.fail(
                 e.loc,
                 format!(
-                    "expected a number, found {}: `{}`",
-                    ty_name(other),
+                    "expected a condition, found a number: `{}`; compare it, e.g. `{} > 0`",
+                    print(e),
                     print(e)
                 ),
             ),
+            other => self.fail(
+                e.loc,
+                format!("expected {want}, found {}: `{}`", ty_name(other), print(e)),
+            ),
+        }
+    }
+
+    /// A number: a plain Rust value is converted (`n(config.hidden_size)`).
+    fn as_int(&mut self, l: Lowered, e: &Expr) -> Option<Lowered> {
+        match l.ty {
+            Ty::Int => Some(l),
+            Ty::Ext => Some(self.lift(l, e.loc.span)),
+            _ => self.type_error(&l, e, "a number"),
+        }
+    }
+
+    /// A checked number: `n(x)` around a plain one.
+    fn lift(&self, l: Lowered, span: Span) -> Lowered {
+        if l.checked {
+            return l;
+        }
+        let n = self.helper("n", span);
+        let code = l.code;
+        Lowered {
+            ty: Ty::Int,
+            code: quote!(#n(#code)),
+            checked: true,
+            tries: l.tries,
+        }
+    }
+
+    /// A plain value: a checked number becomes `int(x)?`.
+    fn unchecked(&self, l: Lowered) -> Lowered {
+        if !l.checked {
+            return l;
+        }
+        let int = self.helper("int", Span::call_site());
+        let code = l.code;
+        Lowered {
+            ty: Ty::Int,
+            code: quote!(#int(#code)?),
+            checked: false,
+            tries: true,
+        }
+    }
+
+    /// A plain `usize` for a comparison: a Rust value is converted too.
+    fn plain_int(&mut self, l: Lowered, e: &Expr) -> Option<Lowered> {
+        match l.ty {
+            Ty::Int => Some(self.unchecked(l)),
+            Ty::Ext => {
+                let int = self.helper("int", e.loc.span);
+                let code = l.code;
+                Some(Lowered {
+                    ty: Ty::Int,
+                    code: quote!(#int(#code)?),
+                    checked: false,
+                    tries: true,
+                })
+            }
+            _ => self.type_error(&l, e, "a number"),
         }
     }
 
     fn as_bool(&mut self, l: Lowered, e: &Expr) -> Option<Lowered> {
         match l.ty {
             Ty::Bool | Ty::Ext => Some(Lowered { ty: Ty::Bool, ..l }),
-            Ty::Opaque => self.fail(
-                e.loc,
-                format!("expected a condition, found {}", self.describe_opaque(e)),
-            ),
-            other => self.fail(
-                e.loc,
-                format!(
-                    "expected a condition, found {}: `{}`; compare it, e.g. `{} > 0`",
-                    ty_name(other),
-                    print(e),
-                    print(e)
-                ),
-            ),
+            _ => self.type_error(&l, e, "a condition"),
         }
     }
 
@@ -182,11 +279,6 @@ impl<'a> Lowerer<'a> {
         format!("`{}`", print(e))
     }
 
-    /// Lowers `e` in whatever type it has.
-    pub fn any(&mut self, e: &Expr) -> Option<Lowered> {
-        self.lower(e)
-    }
-
     fn lower(&mut self, e: &Expr) -> Option<Lowered> {
         let span = e.loc.span;
         match &e.kind {
@@ -197,40 +289,25 @@ impl<'a> Lowerer<'a> {
                         format!("integer literal `{v}` does not fit in usize"),
                     );
                 }
-                let mut lit = Literal::usize_suffixed(*v as usize);
-                lit.set_span(span);
-                Some(Lowered {
-                    ty: Ty::Int,
-                    code: quote!(#lit),
-                    fallible: false,
-                })
+                Some(Lowered::plain(Ty::Int, int_literal(*v, span)))
             }
-            Kind::Bool(b) => Some(Lowered {
-                ty: Ty::Bool,
-                code: if *b {
+            Kind::Bool(b) => Some(Lowered::plain(
+                Ty::Bool,
+                if *b {
                     quote_spanned!(span=> true)
                 } else {
                     quote_spanned!(span=> false)
                 },
-                fallible: false,
-            }),
+            )),
             Kind::Str(s) => {
                 let mut lit = Literal::string(s);
                 lit.set_span(span);
-                Some(Lowered {
-                    ty: Ty::Str,
-                    code: quote!(#lit),
-                    fallible: false,
-                })
+                Some(Lowered::plain(Ty::Str, quote!(#lit)))
             }
             Kind::Name(n) => match self.env.lookup(n) {
                 Some(b) => {
                     let local = ident(&b.local.to_string(), span);
-                    Some(Lowered {
-                        ty: b.ty,
-                        code: quote!(#local),
-                        fallible: false,
-                    })
+                    Some(Lowered::plain(b.ty, quote!(#local)))
                 }
                 None => {
                     let names = self.env.names();
@@ -243,56 +320,55 @@ impl<'a> Lowerer<'a> {
                     self.fail(e.loc, format!("unknown name `{n}` in formula{hint}"))
                 }
             },
-            Kind::Path(segs) => Some(Lowered {
-                ty: Ty::Ext,
-                code: path_tokens(segs, span),
-                fallible: false,
-            }),
+            Kind::Path(segs) => Some(Lowered::plain(Ty::Ext, path_tokens(segs, span))),
             Kind::Field(base, name) => {
                 let b = self.lower(base)?;
                 self.member(base, b.ty, e.loc)?;
                 let base_code = b.code;
                 let field = ident(name, span);
                 Some(Lowered {
-                    ty: Ty::Ext,
-                    code: quote!(#base_code.#field),
-                    fallible: b.fallible,
+                    tries: b.tries,
+                    ..Lowered::plain(Ty::Ext, quote!(#base_code.#field))
                 })
             }
             Kind::Method(base, name, args) => {
                 let b = self.lower(base)?;
                 self.member(base, b.ty, e.loc)?;
-                let (args, fallible) = self.rust_args(args)?;
+                let (args, tries) = self.rust_args(args)?;
                 let base_code = b.code;
                 let method = ident(name, span);
                 Some(Lowered {
-                    ty: Ty::Ext,
-                    code: quote!(#base_code.#method(#(#args),*)),
-                    fallible: fallible || b.fallible,
+                    tries: tries || b.tries,
+                    ..Lowered::plain(Ty::Ext, quote!(#base_code.#method(#(#args),*)))
                 })
             }
             Kind::Call(segs, args) if segs.len() == 1 && BUILTINS.contains(&segs[0].as_str()) => {
                 self.builtin(&segs[0], args, e.loc)
             }
             Kind::Call(segs, args) => {
-                let (args, fallible) = self.rust_args(args)?;
+                let (args, tries) = self.rust_args(args)?;
                 let path = path_tokens(segs, span);
                 Some(Lowered {
-                    ty: Ty::Ext,
-                    code: quote!(#path(#(#args),*)),
-                    fallible,
+                    tries,
+                    ..Lowered::plain(Ty::Ext, quote!(#path(#(#args),*)))
                 })
             }
             Kind::Not(inner) => {
                 let l = self.bool(inner)?;
-                let code = l.code;
+                let code = operand(inner, l.code);
                 Some(Lowered {
-                    ty: Ty::Bool,
-                    code: quote_spanned!(span=> (!#code)),
-                    fallible: l.fallible,
+                    tries: l.tries,
+                    ..Lowered::plain(Ty::Bool, quote_spanned!(span=> !#code))
                 })
             }
-            Kind::Paren(inner) => self.lower(inner),
+            Kind::Paren(inner) => {
+                let l = self.lower(inner)?;
+                let code = l.code;
+                Some(Lowered {
+                    code: quote!((#code)),
+                    ..l
+                })
+            }
             Kind::If(c, t, f) => {
                 let c = self.bool(c);
                 let t_raw = self.lower(t);
@@ -300,10 +376,23 @@ impl<'a> Lowerer<'a> {
                 let (c, t_raw, f_raw) = (c?, t_raw?, f_raw?);
                 let (t_l, f_l) = self.unify(t_raw, t, f_raw, f)?;
                 let (cc, tc, fc) = (c.code, t_l.code, f_l.code);
+                // `else if` stays `else if`.
+                let else_part = if matches!(f.kind, Kind::If(..))
+                    && fc
+                        .clone()
+                        .into_iter()
+                        .next()
+                        .is_some_and(|t| t.to_string() == "if")
+                {
+                    quote!(#fc)
+                } else {
+                    quote!({ #fc })
+                };
                 Some(Lowered {
                     ty: t_l.ty,
-                    code: quote_spanned!(span=> (if #cc { #tc } else { #fc })),
-                    fallible: c.fallible || t_l.fallible || f_l.fallible,
+                    code: quote_spanned!(span=> if #cc { #tc } else #else_part),
+                    checked: t_l.checked,
+                    tries: c.tries || t_l.tries || f_l.tries,
                 })
             }
             Kind::Bin(op, l, r) => self.binary(*op, l, r, e.loc),
@@ -324,6 +413,8 @@ impl<'a> Lowerer<'a> {
         }
     }
 
+    /// The two branches of an `if` in one type: numbers are both checked
+    /// when one is, a Rust value takes the other branch's type.
     fn unify(
         &mut self,
         a: Lowered,
@@ -333,9 +424,11 @@ impl<'a> Lowerer<'a> {
     ) -> Option<(Lowered, Lowered)> {
         use Ty::*;
         match (a.ty, b.ty) {
-            (Int, Int) | (Bool, Bool) | (Ext, Ext) => Some((a, b)),
-            (Int, Ext) => Some((a, self.as_int(b, be)?)),
-            (Ext, Int) => Some((self.as_int(a, ae)?, b)),
+            (Int, Int) if a.checked == b.checked => Some((a, b)),
+            (Int, Int) | (Int, Ext) | (Ext, Int) => {
+                Some((self.lift(a, ae.loc.span), self.lift(b, be.loc.span)))
+            }
+            (Bool, Bool) | (Ext, Ext) => Some((a, b)),
             (Bool, Ext) => Some((a, self.as_bool(b, be)?)),
             (Ext, Bool) => Some((self.as_bool(a, ae)?, b)),
             (x, y) => self.fail(
@@ -351,38 +444,47 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    /// Lowers every argument with `one`; `None` if any failed (all are checked).
-    fn each(
-        &mut self,
-        args: &[Expr],
-        one: fn(&mut Self, &Expr) -> Option<Lowered>,
-    ) -> Option<(Vec<TokenStream>, bool)> {
+    /// Arguments of plain Rust code, each as written (a checked number as
+    /// `int(...)?`); `None` if any failed (all are checked).
+    fn rust_args(&mut self, args: &[Expr]) -> Option<(Vec<TokenStream>, bool)> {
         let mut out = Vec::new();
-        let mut fallible = false;
+        let mut tries = false;
         let mut ok = true;
         for a in args {
-            match one(self, a) {
+            match self.any(a) {
                 Some(l) => {
-                    fallible |= l.fallible;
+                    tries |= l.tries;
                     out.push(l.code);
                 }
                 None => ok = false,
             }
         }
-        ok.then_some((out, fallible))
+        ok.then_some((out, tries))
     }
 
-    fn rust_args(&mut self, args: &[Expr]) -> Option<(Vec<TokenStream>, bool)> {
-        self.each(args, Self::lower)
-    }
-
-    fn ints(&mut self, args: &[Expr]) -> Option<(Vec<TokenStream>, bool)> {
-        self.each(args, Self::int)
+    /// Arguments of a built-in: numbers, plain or checked, as written.
+    fn int_args(&mut self, args: &[Expr]) -> Option<(Vec<TokenStream>, bool)> {
+        let mut out = Vec::new();
+        let mut tries = false;
+        let mut ok = true;
+        for a in args {
+            match self.lower(a) {
+                Some(l) if matches!(l.ty, Ty::Int | Ty::Ext) => {
+                    tries |= l.tries;
+                    out.push(l.code);
+                }
+                Some(l) => {
+                    let _: Option<()> = self.type_error(&l, a, "a number");
+                    ok = false;
+                }
+                None => ok = false,
+            }
+        }
+        ok.then_some((out, tries))
     }
 
     fn builtin(&mut self, name: &str, args: &[Expr], loc: Loc) -> Option<Lowered> {
         let span = loc.span;
-        let rt = rt(span);
         let arity_ok = match name {
             "ceil16" | "trimmed" => args.len() == 1,
             "div_ceil" | "round_up" => args.len() == 2,
@@ -409,37 +511,21 @@ impl<'a> Lowerer<'a> {
         if matches!(name, "div_ceil" | "round_up") && is_lit_zero(&args[1]) {
             return self.fail(args[1].loc, format!("`{name}` by a literal zero"));
         }
-        let (codes, fallible) = self.ints(args)?;
+        let (codes, tries) = self.int_args(args)?;
+        let f = self.helper(name, span);
         let code = match name {
-            "ceil16" => {
-                let a = &codes[0];
-                step(quote!(#rt::ceil16(#a)))
-            }
-            "div_ceil" | "round_up" => {
-                let f = Ident::new(name, span);
-                let (a, b) = (&codes[0], &codes[1]);
-                step(quote!(#rt::#f(#a, #b)))
-            }
-            "clamp" => {
-                let (x, lo, hi) = (&codes[0], &codes[1], &codes[2]);
-                step(quote!(#rt::clamp(#x, #lo, #hi)))
-            }
-            _ => {
-                let f = Ident::new(name, span);
+            "max" | "min" => {
                 let mut it = codes.into_iter();
                 let first = it.next().unwrap_or_default();
-                let folded = it.fold(first, |acc, c| quote!(#rt::#f(#acc, #c)));
-                return Some(Lowered {
-                    ty: Ty::Int,
-                    code: folded,
-                    fallible,
-                });
+                it.fold(first, |acc, c| quote!(#f(#acc, #c)))
             }
+            _ => quote!(#f(#(#codes),*)),
         };
         Some(Lowered {
             ty: Ty::Int,
             code,
-            fallible: true,
+            checked: true,
+            tries,
         })
     }
 
@@ -457,84 +543,96 @@ impl<'a> Lowerer<'a> {
             );
         };
         let cond = self.bool(arg)?;
-        let rt = rt(loc.span);
+        let nf = self.helper("n", loc.span);
         let c = cond.code;
-        let sum = members
-            .iter()
-            .fold(quote!(0usize), |acc, m| step(quote!(#rt::add(#acc, #m))));
+        let mut it = members.iter();
+        let first = it.next().map_or(quote!(#nf(0)), |m| quote!(#nf(#m)));
+        let sum = it.fold(first, |acc, m| quote!(#acc + #m));
         Some(Lowered {
             ty: Ty::Int,
-            code: quote!((if #c { #sum } else { 0usize })),
-            fallible: true,
+            code: quote!(if #c { #sum } else { #nf(0) }),
+            checked: true,
+            tries: cond.tries,
         })
     }
 
     fn binary(&mut self, op: BinOp, l: &Expr, r: &Expr, loc: Loc) -> Option<Lowered> {
         let span = loc.span;
-        let rt = rt(span);
         if matches!(op, BinOp::Div | BinOp::Rem) && is_lit_zero(r) {
             return self.fail(
                 r.loc,
                 format!("division by a literal zero in `{}`", print_bin(op, l, r)),
             );
         }
+        let a = self.lower(l);
+        let b = self.lower(r);
+        let (a, b) = (a?, b?);
+        let tries = a.tries || b.tries;
+        let opt: TokenStream = match op {
+            BinOp::Add => quote_spanned!(span=> +),
+            BinOp::Sub => quote_spanned!(span=> -),
+            BinOp::Mul => quote_spanned!(span=> *),
+            BinOp::Div => quote_spanned!(span=> /),
+            BinOp::Rem => quote_spanned!(span=> %),
+            BinOp::Lt => quote_spanned!(span=> <),
+            BinOp::Gt => quote_spanned!(span=> >),
+            BinOp::Le => quote_spanned!(span=> <=),
+            BinOp::Ge => quote_spanned!(span=> >=),
+            BinOp::Eq => quote_spanned!(span=> ==),
+            BinOp::Ne => quote_spanned!(span=> !=),
+            BinOp::And => quote_spanned!(span=> &&),
+            BinOp::Or => quote_spanned!(span=> ||),
+        };
         match op {
             BinOp::And | BinOp::Or => {
-                let a = self.bool(l);
-                let b = self.bool(r);
+                let a = self.as_bool(a, l);
+                let b = self.as_bool(b, r);
                 let (a, b) = (a?, b?);
-                let (ac, bc) = (a.code, b.code);
-                let code = if op == BinOp::And {
-                    quote_spanned!(span=> (#ac && #bc))
-                } else {
-                    quote_spanned!(span=> (#ac || #bc))
-                };
+                let (ac, bc) = (operand(l, a.code), operand(r, b.code));
                 Some(Lowered {
-                    ty: Ty::Bool,
-                    code,
-                    fallible: a.fallible || b.fallible,
+                    tries,
+                    ..Lowered::plain(Ty::Bool, quote!(#ac #opt #bc))
                 })
             }
-            BinOp::Eq | BinOp::Ne => {
-                let a = self.lower(l);
-                let b = self.lower(r);
-                let (a, b) = (a?, b?);
-                self.equality(op, a, l, b, r, span)
+            BinOp::Eq | BinOp::Ne => self.equality(op, a, l, b, r, span),
+            BinOp::Lt | BinOp::Gt | BinOp::Le | BinOp::Ge
+                if literal_against_field(&a, l, &b, r) =>
+            {
+                // `config.num_experts > 0`: the literal takes the field's type.
+                let (ac, bc) = (a.code, b.code);
+                Some(Lowered::plain(Ty::Bool, quote!(#ac #opt #bc)))
             }
             BinOp::Lt | BinOp::Gt | BinOp::Le | BinOp::Ge => {
-                let a = self.int(l);
-                let b = self.int(r);
+                let a = self.plain_int(a, l);
+                let b = self.plain_int(b, r);
                 let (a, b) = (a?, b?);
-                let (ac, bc) = (a.code, b.code);
-                let code = match op {
-                    BinOp::Lt => quote_spanned!(span=> (#ac < #bc)),
-                    BinOp::Gt => quote_spanned!(span=> (#ac > #bc)),
-                    BinOp::Le => quote_spanned!(span=> (#ac <= #bc)),
-                    _ => quote_spanned!(span=> (#ac >= #bc)),
-                };
+                let (ac, bc) = (operand(l, a.code), operand(r, b.code));
                 Some(Lowered {
-                    ty: Ty::Bool,
-                    code,
-                    fallible: a.fallible || b.fallible,
+                    tries: a.tries || b.tries,
+                    ..Lowered::plain(Ty::Bool, quote!(#ac #opt #bc))
                 })
             }
             _ => {
-                let a = self.int(l);
-                let b = self.int(r);
-                let (a, b) = (a?, b?);
-                let (ac, bc) = (a.code, b.code);
-                let f = match op {
-                    BinOp::Add => "add",
-                    BinOp::Sub => "sub",
-                    BinOp::Mul => "mul",
-                    BinOp::Div => "div",
-                    _ => "rem",
+                for (x, e) in [(&a, l), (&b, r)] {
+                    if !matches!(x.ty, Ty::Int | Ty::Ext) {
+                        let _: Option<()> = self.type_error(x, e, "a number");
+                        return None;
+                    }
+                }
+                // The left operand carries the check: lifted with `n(...)`
+                // unless it is checked already, or a plain `usize` before a
+                // checked right operand (`2 * ceil16(M)`).
+                let left = if a.checked || (a.ty == Ty::Int && b.checked) {
+                    a
+                } else {
+                    self.lift(a, l.loc.span)
                 };
-                let f = Ident::new(f, span);
+                let (ac, bc) = (operand(l, left.code), operand(r, b.code));
                 Some(Lowered {
                     ty: Ty::Int,
-                    code: step(quote!(#rt::#f(#ac, #bc))),
-                    fallible: true,
+                    code: quote!(#ac #opt #bc),
+                    checked: true,
+                    tries,
                 })
             }
         }
@@ -550,8 +648,7 @@ impl<'a> Lowerer<'a> {
         span: Span,
     ) -> Option<Lowered> {
         use Ty::*;
-        let rt = rt(span);
-        let mut fallible = a.fallible || b.fallible;
+        let tries = a.tries || b.tries;
         let eq = match (a.ty, b.ty) {
             (Str, Ext) | (Ext, Str) => {
                 let (s, x) = if a.ty == Str {
@@ -559,18 +656,31 @@ impl<'a> Lowerer<'a> {
                 } else {
                     (b.code, a.code)
                 };
-                quote!(#rt::str_eq(&#x, #s))
+                let f = self.helper("str_eq", span);
+                quote!(#f(&#x, #s))
             }
             (Str, Str) | (Bool, Bool) | (Bool, Ext) | (Ext, Bool) | (Ext, Ext) => {
+                let (ac, bc) = (operand(l, a.code), operand(r, b.code));
+                quote_spanned!(span=> #ac == #bc)
+            }
+            (Int, Ext) | (Ext, Int) if literal_against_field(&a, l, &b, r) => {
                 let (ac, bc) = (a.code, b.code);
-                quote_spanned!(span=> (#ac == #bc))
+                quote_spanned!(span=> #ac == #bc)
             }
             (Int, Int) | (Int, Ext) | (Ext, Int) => {
-                let a = self.as_int(a, l)?;
-                let b = self.as_int(b, r)?;
-                fallible = a.fallible || b.fallible;
-                let (ac, bc) = (a.code, b.code);
-                quote_spanned!(span=> (#ac == #bc))
+                let a = self.plain_int(a, l)?;
+                let b = self.plain_int(b, r)?;
+                let tries = a.tries || b.tries;
+                let (ac, bc) = (operand(l, a.code), operand(r, b.code));
+                let code = if op == BinOp::Ne {
+                    quote_spanned!(span=> #ac != #bc)
+                } else {
+                    quote_spanned!(span=> #ac == #bc)
+                };
+                return Some(Lowered {
+                    tries,
+                    ..Lowered::plain(Bool, code)
+                });
             }
             (x, y) => {
                 return self.fail(
@@ -586,14 +696,13 @@ impl<'a> Lowerer<'a> {
             }
         };
         let code = if op == BinOp::Ne {
-            quote_spanned!(span=> (!#eq))
+            quote_spanned!(span=> !(#eq))
         } else {
             eq
         };
         Some(Lowered {
-            ty: Ty::Bool,
-            code,
-            fallible,
+            tries,
+            ..Lowered::plain(Bool, code)
         })
     }
 }
@@ -609,6 +718,15 @@ impl Loc {
             _ => self,
         }
     }
+}
+
+/// A config field compared with an integer literal, which Rust types as
+/// the field's own integer type: no conversion is needed.
+fn literal_against_field(a: &Lowered, l: &Expr, b: &Lowered, r: &Expr) -> bool {
+    let field =
+        |x: &Lowered, e: &Expr| x.ty == Ty::Ext && !x.tries && matches!(e.kind, Kind::Field(..));
+    let lit = |e: &Expr| matches!(e.kind, Kind::Int(v) if v <= i32::MAX as u128);
+    (field(a, l) && lit(r)) || (lit(l) && field(b, r))
 }
 
 fn print_bin(op: BinOp, l: &Expr, r: &Expr) -> String {

@@ -1,0 +1,302 @@
+//! The types of lets the macro cannot see: a let over plain Rust code
+//! (`let fp8 = config.fp8_generation_mla`, `let k = top_k(config)`) takes the
+//! type of its uses. Used as a condition it is a `bool`, in arithmetic or a
+//! comparison a number; used both ways is one error naming both uses. A let
+//! used neither way (only passed on to Rust code) stays a number, as before.
+
+use std::collections::HashMap;
+
+use crate::attr::Errors;
+use crate::formula::{BinOp, Expr, Formula, Kind};
+use crate::model::{Model, Role};
+
+/// What a formula's value is, as far as its syntax tells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Syn {
+    Num,
+    Cond,
+    /// Plain Rust code: a config field, a method, a call, a path.
+    Rust,
+    Other,
+}
+
+/// How a use reads a name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ctx {
+    Cond,
+    Num,
+    Any,
+}
+
+const BUILTINS: [&str; 7] = [
+    "ceil16", "div_ceil", "round_up", "max", "min", "clamp", "trimmed",
+];
+
+/// The forced type of each let: `Some(true)` a condition, `Some(false)` a
+/// number, `None` when its own formula decides.
+pub fn let_types(m: &Model, errs: &mut Errors) -> Vec<Option<bool>> {
+    let lets = m.lets();
+    let index: HashMap<String, usize> = lets
+        .iter()
+        .enumerate()
+        .map(|(i, l)| (l.name.to_string(), i))
+        .collect();
+    let params: HashMap<String, Syn> = m
+        .params()
+        .iter()
+        .flat_map(|p| {
+            let t = match &p.ty {
+                syn::Type::Path(tp) if tp.path.is_ident("usize") => Syn::Num,
+                syn::Type::Path(tp) if tp.path.is_ident("bool") => Syn::Cond,
+                _ => Syn::Other,
+            };
+            std::iter::once((p.name.to_string(), t))
+                .chain(p.short.iter().map(move |s| (s.to_string(), t)))
+        })
+        .collect();
+    let levers: HashMap<String, Syn> = m
+        .levers()
+        .iter()
+        .map(|l| {
+            let t = if l.parse.is_some() {
+                Syn::Other
+            } else {
+                Syn::Cond
+            };
+            (l.name.to_string(), t)
+        })
+        .collect();
+    // The syntactic type of each let, following lets it names.
+    let mut syn_of: Vec<Option<Syn>> = vec![None; lets.len()];
+    fn syn_ty(
+        e: &Expr,
+        index: &HashMap<String, usize>,
+        params: &HashMap<String, Syn>,
+        levers: &HashMap<String, Syn>,
+        lets: &[crate::attr::Let],
+        memo: &mut Vec<Option<Syn>>,
+        depth: usize,
+    ) -> Syn {
+        let rec = |e: &Expr, memo: &mut Vec<Option<Syn>>| {
+            syn_ty(e, index, params, levers, lets, memo, depth + 1)
+        };
+        if depth > 64 {
+            return Syn::Other;
+        }
+        match &e.kind {
+            Kind::Int(_) => Syn::Num,
+            Kind::Bool(_) | Kind::Not(_) => Syn::Cond,
+            Kind::Str(_) => Syn::Other,
+            Kind::Bin(op, _, _) => match op {
+                BinOp::And | BinOp::Or => Syn::Cond,
+                op if op.is_comparison() => Syn::Cond,
+                _ => Syn::Num,
+            },
+            Kind::Call(p, _) if p.len() == 1 && BUILTINS.contains(&p[0].as_str()) => Syn::Num,
+            Kind::Call(..) | Kind::Method(..) | Kind::Field(..) | Kind::Path(_) => Syn::Rust,
+            Kind::Paren(inner) => rec(inner, memo),
+            Kind::If(_, t, f) => match (rec(t, memo), rec(f, memo)) {
+                (Syn::Num, _) | (_, Syn::Num) => Syn::Num,
+                (Syn::Cond, _) | (_, Syn::Cond) => Syn::Cond,
+                (a, _) => a,
+            },
+            Kind::Name(n) => {
+                if let Some(t) = params.get(n).or_else(|| levers.get(n)) {
+                    return *t;
+                }
+                match index.get(n) {
+                    Some(&i) => {
+                        if let Some(t) = memo[i] {
+                            return t;
+                        }
+                        // A cycle (reported elsewhere) reads as `Other`.
+                        memo[i] = Some(Syn::Other);
+                        let t = rec(&lets[i].formula.expr, memo);
+                        memo[i] = Some(t);
+                        t
+                    }
+                    None => Syn::Num, // a field: bytes
+                }
+            }
+        }
+    }
+    for i in 0..lets.len() {
+        if syn_of[i].is_none() {
+            syn_of[i] = Some(Syn::Other);
+            let t = syn_ty(
+                &lets[i].formula.expr,
+                &index,
+                &params,
+                &levers,
+                lets,
+                &mut syn_of,
+                0,
+            );
+            syn_of[i] = Some(t);
+        }
+    }
+    let rust_let = |n: &str| {
+        index
+            .get(n)
+            .copied()
+            .filter(|&i| syn_of[i] == Some(Syn::Rust))
+    };
+    // Every use of a Rust-valued let: (let, how, where).
+    let mut uses: Vec<(usize, Ctx, String)> = Vec::new();
+    let walk_formula = |f: &Formula, ctx: Ctx, place: &str, uses: &mut Vec<_>| {
+        walk(&f.expr, ctx, place, &rust_let, uses);
+    };
+    for f in &m.fields {
+        let name = &f.ident;
+        let a = &f.attrs;
+        match crate::model::role(f) {
+            Some(Role::Size(s)) => {
+                walk_formula(s, Ctx::Num, &format!("`size` of `{name}`"), &mut uses)
+            }
+            Some(Role::Shape(dims)) => {
+                for d in dims {
+                    walk_formula(d, Ctx::Num, &format!("`shape` of `{name}`"), &mut uses);
+                }
+            }
+            Some(Role::Nested { args, size }) => {
+                for a in args {
+                    walk_formula(a, Ctx::Any, &format!("`nested` of `{name}`"), &mut uses);
+                }
+                if let Some(s) = size {
+                    walk_formula(s, Ctx::Num, &format!("`size` of `{name}`"), &mut uses);
+                }
+            }
+            Some(Role::Value(v)) => {
+                walk_formula(v, Ctx::Any, &format!("`value` of `{name}`"), &mut uses)
+            }
+            None => {}
+        }
+        if let Some(w) = a.when.get() {
+            walk_formula(w, Ctx::Cond, &format!("`when` of `{name}`"), &mut uses);
+        }
+        if let Some(u) = a.unless.get() {
+            walk_formula(u, Ctx::Cond, &format!("`unless` of `{name}`"), &mut uses);
+        }
+        if let Some(t) = a.trim.get() {
+            if let Some(i) = rust_let(&t.to_string()) {
+                uses.push((i, Ctx::Cond, format!("`trim` of `{name}`")));
+            }
+        }
+    }
+    if let Some(w) = &m.attrs.when {
+        walk_formula(w, Ctx::Cond, "the struct's `when`", &mut uses);
+    }
+    for l in lets {
+        walk_formula(
+            &l.formula,
+            Ctx::Any,
+            &format!("`let {}`", l.name),
+            &mut uses,
+        );
+    }
+    // A let that only renames another (`let b = fp8`) passes its uses on.
+    for _ in 0..lets.len() {
+        let mut added = false;
+        for (b, l) in lets.iter().enumerate() {
+            let Kind::Name(x) = &l.formula.expr.unparen().kind else {
+                continue;
+            };
+            let Some(xi) = rust_let(x).filter(|&xi| xi != b) else {
+                continue;
+            };
+            let passed: Vec<_> = uses
+                .iter()
+                .filter(|(j, c, _)| *j == b && *c != Ctx::Any)
+                .map(|(_, c, p)| (xi, *c, p.clone()))
+                .collect();
+            for u in passed {
+                if !uses.contains(&u) {
+                    uses.push(u);
+                    added = true;
+                }
+            }
+        }
+        if !added {
+            break;
+        }
+    }
+    let mut out = vec![None; lets.len()];
+    for (i, l) in lets.iter().enumerate() {
+        if syn_of[i] != Some(Syn::Rust) {
+            continue;
+        }
+        let cond = uses.iter().find(|(j, c, _)| *j == i && *c == Ctx::Cond);
+        let num = uses.iter().find(|(j, c, _)| *j == i && *c == Ctx::Num);
+        out[i] = match (cond, num) {
+            (Some((_, _, c)), Some((_, _, n))) => {
+                errs.at(
+                    l.name.span(),
+                    format!(
+                        "`let {}` is plain Rust code used both as a condition (in {c}) and as a number (in {n}); a let has one type: declare one let for each use",
+                        l.name
+                    ),
+                );
+                None
+            }
+            (Some(_), None) => Some(true),
+            _ => Some(false),
+        };
+    }
+    out
+}
+
+fn walk(
+    e: &Expr,
+    ctx: Ctx,
+    place: &str,
+    rust_let: &dyn Fn(&str) -> Option<usize>,
+    uses: &mut Vec<(usize, Ctx, String)>,
+) {
+    let mut go = |e: &Expr, ctx: Ctx| walk(e, ctx, place, rust_let, uses);
+    match &e.kind {
+        Kind::Name(n) => {
+            if let Some(i) = rust_let(n) {
+                uses.push((i, ctx, place.to_owned()));
+            }
+        }
+        Kind::Paren(inner) => go(inner, ctx),
+        Kind::Not(inner) => go(inner, Ctx::Cond),
+        Kind::Bin(op, l, r) => {
+            let c = match op {
+                BinOp::And | BinOp::Or => Ctx::Cond,
+                BinOp::Eq | BinOp::Ne => Ctx::Any,
+                _ => Ctx::Num,
+            };
+            go(l, c);
+            go(r, c);
+        }
+        Kind::If(c, t, f) => {
+            go(c, Ctx::Cond);
+            go(t, ctx);
+            go(f, ctx);
+        }
+        Kind::Call(p, args) if p.len() == 1 && p[0] == "trimmed" => {
+            for a in args {
+                go(a, Ctx::Cond);
+            }
+        }
+        Kind::Call(p, args) if p.len() == 1 && BUILTINS.contains(&p[0].as_str()) => {
+            for a in args {
+                go(a, Ctx::Num);
+            }
+        }
+        Kind::Call(_, args) => {
+            for a in args {
+                go(a, Ctx::Any);
+            }
+        }
+        Kind::Method(b, _, args) => {
+            go(b, Ctx::Any);
+            for a in args {
+                go(a, Ctx::Any);
+            }
+        }
+        Kind::Field(b, _) => go(b, Ctx::Any),
+        Kind::Int(_) | Kind::Bool(_) | Kind::Str(_) | Kind::Path(_) => {}
+    }
+}
