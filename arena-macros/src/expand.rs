@@ -112,8 +112,18 @@ fn inner_ident(f: &Field) -> Ident {
     format_ident!("__arena_inner_{}", f.ident)
 }
 
+/// The nested arena's type: `T` of a field typed `Region<T>`.
 fn inner_type(f: &Field) -> TokenStream {
     let ty = f.ty;
+    if let syn::Type::Path(p) = ty {
+        if let Some(seg) = p.path.segments.last() {
+            if let syn::PathArguments::AngleBracketed(a) = &seg.arguments {
+                if let Some(syn::GenericArgument::Type(t)) = a.args.first() {
+                    return quote!(#t);
+                }
+            }
+        }
+    }
     let rt = rt();
     quote_spanned!(syn::spanned::Spanned::span(ty)=> <#ty as #rt::RegionOf>::Inner)
 }
@@ -421,10 +431,11 @@ impl<'m, 'a> Gen<'m, 'a> {
             })
             .map(|f| &f.ident)
             .collect();
+        let names = parts.iter().map(|p| p.to_string());
         let total = match parts.split_first() {
             Some((first, rest)) => {
-                let nf = self.scope.helper("n", Span::call_site());
-                quote!(__arena.total(#nf(#first) #(+ #rest)*, &__arena_sized)?;)
+                let w = self.scope.helper("wide", Span::call_site());
+                quote!(__arena.total(#w(#first) #(+ #rest)*, move || [#((#names, #parts)),*])?;)
             }
             None => quote!(),
         };
@@ -433,15 +444,18 @@ impl<'m, 'a> Gen<'m, 'a> {
         } else {
             (quote!(), total)
         };
+        let slab = slab_from(self.m, |f| {
+            let n = &f.ident;
+            quote!(#n)
+        });
         out.extend(quote! {
-            let __arena_sized = Self { #(#inits),* };
             #always
             if __ARENA_SLAB {
-                *__arena_slab = ::arena::Arena::slab_bytes(&__arena_sized)?;
+                *__arena_slab = #slab;
             } else {
                 #unless_slab
             }
-            #rt::Result::Ok(__arena_sized)
+            #rt::Result::Ok(Self { #(#inits),* })
         });
         let used: Vec<Ident> = self
             .scope
@@ -608,9 +622,8 @@ impl<'m, 'a> Gen<'m, 'a> {
                 self.sized(f, size)
             }
             Role::Nested { args, size } => {
-                let gate = self.gate(f).unwrap_or(quote!(true));
+                let gate = self.gate(f);
                 let on = on_ident(f);
-                let raw = raw_ident(f);
                 let inner = inner_ident(f);
                 let inner_ty = inner_type(f);
                 let mut arg_codes = Vec::new();
@@ -637,22 +650,43 @@ impl<'m, 'a> Gen<'m, 'a> {
                             Some(b) => self.scope.names.insert("inner".into(), b),
                             None => self.scope.names.remove("inner"),
                         };
-                        r.map_or(quote!(0), |(_, c)| c)
+                        Some(r.map_or(quote!(0), |(_, c)| c))
                     }
-                    None => quote!(#bytes),
+                    None => None,
                 };
+                let build = quote! {
+                    #inner_ty::__arena_build::<true>(__arena_levers, #(#arg_codes,)* &mut #bytes)?
+                };
+                // Gated off, the nested arena is not built and its bytes stay 0.
+                let inner_value = match &gate {
+                    Some(_) => {
+                        quote!(if #on { #build } else { <#inner_ty as ::arena::Arena>::empty() })
+                    }
+                    None => build,
+                };
+                let gate_line = gate.map(|g| quote!(let #on: bool = #g;));
+                let trimmed = f.attrs.trim.get().is_some();
+                let target = if trimmed { raw_ident(f) } else { n.clone() };
                 let s = lit_str(&item);
-                let trim = self.trim(f);
+                let sized = match region {
+                    Some(r) => {
+                        let r = match gate_line {
+                            Some(_) => quote!(if #on { #r } else { 0 }),
+                            None => r,
+                        };
+                        quote! {
+                            let #target: usize = #r;
+                            __arena.region_holds(#s, #target, #bytes)?;
+                        }
+                    }
+                    None => quote!(let #target: usize = #bytes;),
+                };
+                let trim = if trimmed { self.trim(f) } else { quote!() };
                 quote! {
-                    let #on: bool = #gate;
+                    #gate_line
                     let mut #bytes: usize = 0;
-                    let #inner: #inner_ty = if #on {
-                        <#inner_ty>::__arena_build::<true>(__arena_levers, #(#arg_codes,)* &mut #bytes)?
-                    } else {
-                        <#inner_ty as ::arena::Arena>::empty()
-                    };
-                    let #raw: usize = if #on { #region } else { 0 };
-                    __arena.region_holds(#s, #raw, #bytes)?;
+                    let #inner: #inner_ty = #inner_value;
+                    #sized
                     #trim
                 }
             }
@@ -878,13 +912,6 @@ fn inherent(m: &Model, body: TokenStream) -> TokenStream {
     }
 }
 
-fn opt_str(s: Option<String>) -> TokenStream {
-    match s {
-        Some(s) => quote!(::core::option::Option::Some(#s)),
-        None => quote!(::core::option::Option::None),
-    }
-}
-
 fn views_ident(m: &Model) -> Ident {
     format_ident!("{}Views", m.input.ident)
 }
@@ -900,72 +927,48 @@ fn arena_impl(m: &Model, g: &Gen) -> TokenStream {
         let doc = f.doc.first().cloned().unwrap_or_default();
         let formula = formula_text(f);
         let role = model::role(f);
-        let (kind, elem, dtype, nested) = match &role {
+        let base = match &role {
             Some(Role::Nested { .. }) => {
                 let it = inner_type(f);
                 let short = f.ty_name();
-                (
-                    quote!(::arena::FieldKind::Nested),
-                    quote!(<#it as ::arena::Arena>::REGION_ALIGN),
-                    String::new(),
-                    opt_str(Some(short)),
-                )
+                quote!(::arena::BufferInfo::region(#n, #doc, #formula, #short, <#it as ::arena::Arena>::REGION_ALIGN))
             }
-            Some(Role::Value(_)) => (
-                quote!(::arena::FieldKind::Value),
-                quote!(u8),
-                String::new(),
-                opt_str(None),
-            ),
+            Some(Role::Value(_)) => quote!(::arena::BufferInfo::value(#n, #doc, #formula)),
             _ => {
                 let d = f.attrs.dtype.get();
-                (
-                    quote!(::arena::FieldKind::Buffer),
-                    d.map_or(quote!(u8), DType::rust),
-                    d.map_or("u8".into(), DType::name),
-                    opt_str(None),
-                )
+                let elem = d.map_or(quote!(u8), DType::rust);
+                let dtype = d.map_or("u8".into(), DType::name);
+                quote!(::arena::BufferInfo::buffer::<#elem>(#n, #doc, #formula, #dtype))
             }
         };
-        let (elem_bytes, elem_align) = match &role {
-            Some(Role::Nested { .. }) => (quote!(1usize), elem.clone()),
-            _ => (
-                quote!(::core::mem::size_of::<#elem>()),
-                quote!(::core::mem::align_of::<#elem>()),
-            ),
-        };
-        let shape: Vec<String> = f
-            .attrs
-            .shape
-            .get()
-            .map(|v| v.iter().map(|d| d.text.clone()).collect())
-            .unwrap_or_default();
-        let lever = opt_str(f.attrs.lever.get().map(ToString::to_string));
-        let when = opt_str(f.attrs.when.get().map(|w| w.text.clone()));
-        let unless = opt_str(f.attrs.unless.get().map(|w| w.text.clone()));
-        let trim = opt_str(f.attrs.trim.get().map(ToString::to_string));
-        let in_total =
-            f.attrs.not_in_total.get().is_none() && !matches!(role, Some(Role::Value(_)));
-        let zeroed = f.attrs.zeroed.get().is_some();
-        quote! {
-            ::arena::BufferInfo {
-                name: #n,
-                kind: #kind,
-                doc: #doc,
-                formula: #formula,
-                dtype: #dtype,
-                elem_bytes: #elem_bytes,
-                elem_align: #elem_align,
-                shape: &[#(#shape),*],
-                lever: #lever,
-                when: #when,
-                unless: #unless,
-                trim: #trim,
-                in_total: #in_total,
-                zeroed: #zeroed,
-                nested: #nested,
-            }
+        let mut info = base;
+        if let Some(dims) = f.attrs.shape.get() {
+            let shape = dims.iter().map(|d| d.text.clone());
+            info = quote!(#info.shape(&[#(#shape),*]));
         }
+        if let Some(l) = f.attrs.lever.get() {
+            let l = l.to_string();
+            info = quote!(#info.lever(#l));
+        }
+        if let Some(w) = f.attrs.when.get() {
+            let w = &w.text;
+            info = quote!(#info.when(#w));
+        }
+        if let Some(u) = f.attrs.unless.get() {
+            let u = &u.text;
+            info = quote!(#info.unless(#u));
+        }
+        if let Some(t) = f.attrs.trim.get() {
+            let t = t.to_string();
+            info = quote!(#info.trim(#t));
+        }
+        if f.attrs.not_in_total.get().is_some() && !matches!(role, Some(Role::Value(_))) {
+            info = quote!(#info.not_in_total());
+        }
+        if f.attrs.zeroed.get().is_some() {
+            info = quote!(#info.zeroed());
+        }
+        info
     });
     let levers = m.levers().iter().map(|l| {
         let n = l.name.to_string();

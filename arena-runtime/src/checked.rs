@@ -6,7 +6,6 @@
 
 use core::ops::{Add, Div, Mul, Rem, Sub};
 
-use crate::Arena;
 use crate::arith::{self, Step, ToSize};
 use crate::error::{Fault, SizeError};
 
@@ -86,7 +85,7 @@ pub fn int<T: ToSize>(v: T) -> Result<usize, Fault> {
 }
 
 /// Applies `op` to two steps, the left fault first.
-#[inline]
+#[inline(always)]
 fn both(a: Step, b: Step, op: fn(usize, usize) -> Step) -> Checked {
     Checked(match (a, b) {
         (Ok(a), Ok(b)) => op(a, b),
@@ -98,14 +97,14 @@ macro_rules! checked_op {
     ($($trait:ident $method:ident $f:path;)*) => {$(
         impl<T: ToSize> $trait<T> for Checked {
             type Output = Checked;
-            #[inline]
+            #[inline(always)]
             fn $method(self, rhs: T) -> Checked {
                 both(self.0, rhs.to_size(), $f)
             }
         }
         impl $trait<Checked> for usize {
             type Output = Checked;
-            #[inline]
+            #[inline(always)]
             fn $method(self, rhs: Checked) -> Checked {
                 both(Ok(self), rhs.0, $f)
             }
@@ -256,39 +255,59 @@ impl Sizing {
         Ok(())
     }
 
-    /// Checks that `sum`, the fields of `arena` counted in its total, fits
-    /// in a `usize`, so `total_bytes()` never saturates; the error names the
-    /// first field at which the sum overflows.
+    /// Checks that `sum`, the fields counted in `total_bytes()` added in
+    /// 128 bits, fits in a `usize`, so `total_bytes()` never saturates. On
+    /// overflow, `parts` (each field's name and bytes, in order) names the
+    /// first field at which the sum passes `usize::MAX`.
     #[inline]
-    pub fn total<A: Arena>(&self, sum: Checked, arena: &A) -> Result<(), SizeError> {
-        match sum.0 {
-            Ok(_) => Ok(()),
-            Err(_) => Err(Self::total_overflow(arena)),
+    pub fn total<const N: usize>(
+        &self,
+        sum: Wide,
+        parts: impl FnOnce() -> [(&'static str, usize); N],
+    ) -> Result<(), SizeError> {
+        if sum.0 <= usize::MAX as u128 {
+            return Ok(());
         }
+        Err(self.total_overflow(&parts()))
     }
 
     #[cold]
     #[inline(never)]
-    fn total_overflow<A: Arena>(arena: &A) -> SizeError {
+    fn total_overflow(&self, parts: &[(&'static str, usize)]) -> SizeError {
         let mut total = 0usize;
-        for (i, info) in A::BUFFERS.iter().enumerate() {
-            if !(info.in_total && info.is_carved()) {
-                continue;
-            }
-            match total.checked_add(arena.field_bytes(i)) {
+        let mut field = "";
+        for &(name, bytes) in parts {
+            match total.checked_add(bytes) {
                 Some(t) => total = t,
                 None => {
-                    return SizeError::SlabOverflow {
-                        arena: A::NAME,
-                        field: info.name,
-                    };
+                    field = name;
+                    break;
                 }
             }
         }
         SizeError::SlabOverflow {
-            arena: A::NAME,
-            field: "",
+            arena: self.arena,
+            field,
         }
+    }
+}
+
+/// A sum of sizes in 128 bits, which no sum of fewer than 2^64 sizes
+/// overflows: `wide(a) + b + c`, checked once by [`Sizing::total`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Wide(u128);
+
+/// Starts a [`Wide`] sum.
+#[inline]
+pub const fn wide(v: usize) -> Wide {
+    Wide(v as u128)
+}
+
+impl Add<usize> for Wide {
+    type Output = Wide;
+    #[inline]
+    fn add(self, rhs: usize) -> Wide {
+        Wide(self.0 + rhs as u128)
     }
 }
 
@@ -336,6 +355,15 @@ mod tests {
         assert_eq!(
             s.size_with("z", "f", || Ok(int(n(1) - 2)? + 1)),
             Err(SizeError::formula("A", "z", "f", Fault::Underflow))
+        );
+        let (a, b, c) = (usize::MAX, 0, 1);
+        assert_eq!(s.total(wide(a) + b, || [("a", a), ("b", b)]), Ok(()));
+        assert_eq!(
+            s.total(wide(a) + c + c, || [("a", a), ("b", c), ("c", c)]),
+            Err(SizeError::SlabOverflow {
+                arena: "A",
+                field: "b"
+            })
         );
     }
 }

@@ -220,7 +220,9 @@ pub mod __private {
     /// the built-ins of the formula language.
     pub mod formula {
         pub use crate::arith::str_eq;
-        pub use crate::checked::{Checked, ceil16, clamp, div_ceil, int, max, min, n, round_up};
+        pub use crate::checked::{
+            Checked, ceil16, clamp, div_ceil, int, max, min, n, round_up, wide,
+        };
     }
     pub use crate::layout::{Carver, alternative, cast};
     pub use crate::levers::{bool_lever, parsed_lever};

@@ -47,6 +47,114 @@ pub struct BufferInfo {
 }
 
 impl BufferInfo {
+    /// A buffer of `T` elements, counted in the total, with no gate; the
+    /// other methods add what its attribute says.
+    pub const fn buffer<T>(
+        name: &'static str,
+        doc: &'static str,
+        formula: &'static str,
+        dtype: &'static str,
+    ) -> Self {
+        BufferInfo {
+            name,
+            kind: FieldKind::Buffer,
+            doc,
+            formula,
+            dtype,
+            elem_bytes: core::mem::size_of::<T>(),
+            elem_align: core::mem::align_of::<T>(),
+            shape: &[],
+            lever: None,
+            when: None,
+            unless: None,
+            trim: None,
+            in_total: true,
+            zeroed: false,
+            nested: None,
+        }
+    }
+
+    /// A region holding the nested arena `arena`, aligned to `align`.
+    pub const fn region(
+        name: &'static str,
+        doc: &'static str,
+        formula: &'static str,
+        arena: &'static str,
+        align: usize,
+    ) -> Self {
+        BufferInfo {
+            kind: FieldKind::Nested,
+            dtype: "",
+            elem_bytes: 1,
+            elem_align: align,
+            nested: Some(arena),
+            ..Self::buffer::<u8>(name, doc, formula, "")
+        }
+    }
+
+    /// A value field: computed, not carved, not in the total.
+    pub const fn value(name: &'static str, doc: &'static str, formula: &'static str) -> Self {
+        BufferInfo {
+            kind: FieldKind::Value,
+            dtype: "",
+            in_total: false,
+            ..Self::buffer::<u8>(name, doc, formula, "")
+        }
+    }
+
+    /// With its logical shape, one formula per dimension.
+    pub const fn shape(self, shape: &'static [&'static str]) -> Self {
+        BufferInfo { shape, ..self }
+    }
+
+    /// Gated by the on/off lever `lever`.
+    pub const fn lever(self, lever: &'static str) -> Self {
+        BufferInfo {
+            lever: Some(lever),
+            ..self
+        }
+    }
+
+    /// Gated by `when = ...`.
+    pub const fn when(self, when: &'static str) -> Self {
+        BufferInfo {
+            when: Some(when),
+            ..self
+        }
+    }
+
+    /// Gated by `unless = ...`.
+    pub const fn unless(self, unless: &'static str) -> Self {
+        BufferInfo {
+            unless: Some(unless),
+            ..self
+        }
+    }
+
+    /// Trimmed by `trim = NAME`.
+    pub const fn trim(self, trim: &'static str) -> Self {
+        BufferInfo {
+            trim: Some(trim),
+            ..self
+        }
+    }
+
+    /// Not counted in `total_bytes` (`not_in_total`).
+    pub const fn not_in_total(self) -> Self {
+        BufferInfo {
+            in_total: false,
+            ..self
+        }
+    }
+
+    /// Zero-filled when allocated (`zeroed`).
+    pub const fn zeroed(self) -> Self {
+        BufferInfo {
+            zeroed: true,
+            ..self
+        }
+    }
+
     /// Alignment of this field's start inside an arena aligned to `arena_align`.
     pub const fn align_in(&self, arena_align: usize) -> usize {
         if self.elem_align > arena_align {

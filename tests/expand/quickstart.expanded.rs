@@ -48,7 +48,7 @@ A [`SizeError`](::arena::SizeError) naming the field and its formula when a form
         max_batch_tokens: usize,
         __arena_slab: &mut usize,
     ) -> ::arena::__private::Result<Self, ::arena::SizeError> {
-        use ::arena::__private::formula::{ceil16, div_ceil, max, min, n};
+        use ::arena::__private::formula::{ceil16, div_ceil, max, min, n, wide};
         let __arena = ::arena::__private::Sizing::new("Scratch");
         let M = max_batch_tokens;
         let DEMO_FP8_SCALES: bool = ::arena::__private::bool_lever(
@@ -104,7 +104,76 @@ A [`SizeError`](::arena::SizeError) naming the field and its formula when a form
                 n(2) * min(M, 256) * config.vocab_size,
             )?;
         let norm_unit_w: usize = __arena.size("norm_unit_w", "2 * h", n(2) * h)?;
-        let __arena_sized = Self {
+        if __ARENA_SLAB {
+            *__arena_slab = {
+                let mut __arena_cursor = ::arena::Cursor::new(0);
+                __arena_cursor
+                    .fit(
+                        "Scratch",
+                        "hidden_states",
+                        hidden_states,
+                        const { Self::BUFFERS[0usize].align_in(Self::ALIGN) },
+                    )?;
+                __arena_cursor
+                    .fit(
+                        "Scratch",
+                        "mlp_up",
+                        mlp_up,
+                        const { Self::BUFFERS[1usize].align_in(Self::ALIGN) },
+                    )?;
+                __arena_cursor
+                    .fit(
+                        "Scratch",
+                        "router_logits",
+                        router_logits,
+                        const { Self::BUFFERS[2usize].align_in(Self::ALIGN) },
+                    )?;
+                __arena_cursor
+                    .fit(
+                        "Scratch",
+                        "router_in_f32",
+                        router_in_f32,
+                        const { Self::BUFFERS[3usize].align_in(Self::ALIGN) },
+                    )?;
+                __arena_cursor
+                    .fit(
+                        "Scratch",
+                        "fp8_scales",
+                        fp8_scales,
+                        const { Self::BUFFERS[4usize].align_in(Self::ALIGN) },
+                    )?;
+                __arena_cursor
+                    .fit(
+                        "Scratch",
+                        "logits",
+                        logits,
+                        const { Self::BUFFERS[5usize].align_in(Self::ALIGN) },
+                    )?;
+                __arena_cursor
+                    .fit(
+                        "Scratch",
+                        "norm_unit_w",
+                        norm_unit_w,
+                        const { Self::BUFFERS[6usize].align_in(Self::ALIGN) },
+                    )?;
+                __arena_cursor.end()
+            };
+        } else {
+            __arena
+                .total(
+                    wide(hidden_states) + mlp_up + router_logits + router_in_f32
+                        + fp8_scales + logits,
+                    move || [
+                        ("hidden_states", hidden_states),
+                        ("mlp_up", mlp_up),
+                        ("router_logits", router_logits),
+                        ("router_in_f32", router_in_f32),
+                        ("fp8_scales", fp8_scales),
+                        ("logits", logits),
+                    ],
+                )?;
+        }
+        ::arena::__private::Result::Ok(Self {
             hidden_states,
             mlp_up,
             router_logits,
@@ -112,18 +181,7 @@ A [`SizeError`](::arena::SizeError) naming the field and its formula when a form
             fp8_scales,
             logits,
             norm_unit_w,
-        };
-        if __ARENA_SLAB {
-            *__arena_slab = ::arena::Arena::slab_bytes(&__arena_sized)?;
-        } else {
-            __arena
-                .total(
-                    n(hidden_states) + mlp_up + router_logits + router_in_f32
-                        + fp8_scales + logits,
-                    &__arena_sized,
-                )?;
-        }
-        ::arena::__private::Result::Ok(__arena_sized)
+        })
     }
     /**Sizes every field of [`Scratch`], reading its levers from the environment once.
 
@@ -168,125 +226,62 @@ impl ::arena::Arena for Scratch {
     const ALIGN: usize = 256usize;
     const ONE_OF: bool = false;
     const BUFFERS: &'static [::arena::BufferInfo] = &[
-        ::arena::BufferInfo {
-            name: "hidden_states",
-            kind: ::arena::FieldKind::Buffer,
-            doc: "Hidden states.",
-            formula: "2 * M * h",
-            dtype: "bf16",
-            elem_bytes: ::core::mem::size_of::<::arena::__private::bf16>(),
-            elem_align: ::core::mem::align_of::<::arena::__private::bf16>(),
-            shape: &["M", "h"],
-            lever: ::core::option::Option::None,
-            when: ::core::option::Option::None,
-            unless: ::core::option::Option::None,
-            trim: ::core::option::Option::None,
-            in_total: true,
-            zeroed: false,
-            nested: ::core::option::Option::None,
-        },
-        ::arena::BufferInfo {
-            name: "mlp_up",
-            kind: ::arena::FieldKind::Buffer,
-            doc: "Output of the MLP's up projection.",
-            formula: "2 * ceil16(M) * K",
-            dtype: "bf16",
-            elem_bytes: ::core::mem::size_of::<::arena::__private::bf16>(),
-            elem_align: ::core::mem::align_of::<::arena::__private::bf16>(),
-            shape: &["ceil16(M)", "K"],
-            lever: ::core::option::Option::None,
-            when: ::core::option::Option::None,
-            unless: ::core::option::Option::None,
-            trim: ::core::option::Option::None,
-            in_total: true,
-            zeroed: false,
-            nested: ::core::option::Option::None,
-        },
-        ::arena::BufferInfo {
-            name: "router_logits",
-            kind: ::arena::FieldKind::Buffer,
-            doc: "Router logits; 256 bytes without experts.",
-            formula: "if config.num_experts > 0 { 4 * M * config.num_experts } else { 256 }",
-            dtype: "f32",
-            elem_bytes: ::core::mem::size_of::<f32>(),
-            elem_align: ::core::mem::align_of::<f32>(),
-            shape: &[],
-            lever: ::core::option::Option::None,
-            when: ::core::option::Option::None,
-            unless: ::core::option::Option::None,
-            trim: ::core::option::Option::None,
-            in_total: true,
-            zeroed: false,
-            nested: ::core::option::Option::None,
-        },
-        ::arena::BufferInfo {
-            name: "router_in_f32",
-            kind: ::arena::FieldKind::Buffer,
-            doc: "FP32 copy of the router input, only for the FP32 router.",
-            formula: "4 * M * h",
-            dtype: "f32",
-            elem_bytes: ::core::mem::size_of::<f32>(),
-            elem_align: ::core::mem::align_of::<f32>(),
-            shape: &["M", "h"],
-            lever: ::core::option::Option::Some("DEMO_FP32_ROUTER"),
-            when: ::core::option::Option::Some("config.num_experts > 0"),
-            unless: ::core::option::Option::None,
-            trim: ::core::option::Option::None,
-            in_total: true,
-            zeroed: false,
-            nested: ::core::option::Option::None,
-        },
-        ::arena::BufferInfo {
-            name: "fp8_scales",
-            kind: ::arena::FieldKind::Buffer,
-            doc: "One f32 scale per 128 FP8 activations.",
-            formula: "ceil16(M) * div_ceil(K, 128) * 4",
-            dtype: "f32",
-            elem_bytes: ::core::mem::size_of::<f32>(),
-            elem_align: ::core::mem::align_of::<f32>(),
-            shape: &[],
-            lever: ::core::option::Option::Some("DEMO_FP8_SCALES"),
-            when: ::core::option::Option::None,
-            unless: ::core::option::Option::None,
-            trim: ::core::option::Option::None,
-            in_total: true,
-            zeroed: false,
-            nested: ::core::option::Option::None,
-        },
-        ::arena::BufferInfo {
-            name: "logits",
-            kind: ::arena::FieldKind::Buffer,
-            doc: "Logits of the last token of each sequence.",
-            formula: "2 * min(M, 256) * config.vocab_size",
-            dtype: "bf16",
-            elem_bytes: ::core::mem::size_of::<::arena::__private::bf16>(),
-            elem_align: ::core::mem::align_of::<::arena::__private::bf16>(),
-            shape: &["min(M, 256)", "config.vocab_size"],
-            lever: ::core::option::Option::None,
-            when: ::core::option::Option::None,
-            unless: ::core::option::Option::None,
-            trim: ::core::option::Option::None,
-            in_total: true,
-            zeroed: false,
-            nested: ::core::option::Option::None,
-        },
-        ::arena::BufferInfo {
-            name: "norm_unit_w",
-            kind: ::arena::FieldKind::Buffer,
-            doc: "A zero RMSNorm weight: the kernel scales by (1 + w).",
-            formula: "2 * h",
-            dtype: "bf16",
-            elem_bytes: ::core::mem::size_of::<::arena::__private::bf16>(),
-            elem_align: ::core::mem::align_of::<::arena::__private::bf16>(),
-            shape: &["h"],
-            lever: ::core::option::Option::None,
-            when: ::core::option::Option::None,
-            unless: ::core::option::Option::None,
-            trim: ::core::option::Option::None,
-            in_total: false,
-            zeroed: true,
-            nested: ::core::option::Option::None,
-        },
+        ::arena::BufferInfo::buffer::<
+            ::arena::__private::bf16,
+        >("hidden_states", "Hidden states.", "2 * M * h", "bf16")
+            .shape(&["M", "h"]),
+        ::arena::BufferInfo::buffer::<
+            ::arena::__private::bf16,
+        >("mlp_up", "Output of the MLP's up projection.", "2 * ceil16(M) * K", "bf16")
+            .shape(&["ceil16(M)", "K"]),
+        ::arena::BufferInfo::buffer::<
+            f32,
+        >(
+            "router_logits",
+            "Router logits; 256 bytes without experts.",
+            "if config.num_experts > 0 { 4 * M * config.num_experts } else { 256 }",
+            "f32",
+        ),
+        ::arena::BufferInfo::buffer::<
+            f32,
+        >(
+                "router_in_f32",
+                "FP32 copy of the router input, only for the FP32 router.",
+                "4 * M * h",
+                "f32",
+            )
+            .shape(&["M", "h"])
+            .lever("DEMO_FP32_ROUTER")
+            .when("config.num_experts > 0"),
+        ::arena::BufferInfo::buffer::<
+            f32,
+        >(
+                "fp8_scales",
+                "One f32 scale per 128 FP8 activations.",
+                "ceil16(M) * div_ceil(K, 128) * 4",
+                "f32",
+            )
+            .lever("DEMO_FP8_SCALES"),
+        ::arena::BufferInfo::buffer::<
+            ::arena::__private::bf16,
+        >(
+                "logits",
+                "Logits of the last token of each sequence.",
+                "2 * min(M, 256) * config.vocab_size",
+                "bf16",
+            )
+            .shape(&["min(M, 256)", "config.vocab_size"]),
+        ::arena::BufferInfo::buffer::<
+            ::arena::__private::bf16,
+        >(
+                "norm_unit_w",
+                "A zero RMSNorm weight: the kernel scales by (1 + w).",
+                "2 * h",
+                "bf16",
+            )
+            .shape(&["h"])
+            .not_in_total()
+            .zeroed(),
     ];
     const LEVERS: &'static [::arena::LeverInfo] = &[
         ::arena::LeverInfo {

@@ -77,8 +77,8 @@ pub const BUILTINS: [&str; 7] = [
 ];
 
 /// The runtime helpers generated formulas name, for the caller's imports.
-pub const HELPERS: [&str; 9] = [
-    "n", "int", "ceil16", "div_ceil", "round_up", "max", "min", "clamp", "str_eq",
+pub const HELPERS: [&str; 10] = [
+    "n", "int", "wide", "ceil16", "div_ceil", "round_up", "max", "min", "clamp", "str_eq",
 ];
 
 pub struct Lowerer<'a> {
