@@ -431,8 +431,8 @@ fn dtype(input: ParseStream) -> syn::Result<DType> {
     if let Some(id) = path.get_ident() {
         let name = id.to_string();
         let rust = match name.as_str() {
-            "bf16" => Some(quote::quote_spanned!(id.span()=> ::arena::__private::bf16)),
-            "f16" => Some(quote::quote_spanned!(id.span()=> ::arena::__private::f16)),
+            "bf16" => Some(quote::quote_spanned!(id.span()=> ::arena::bf16)),
+            "f16" => Some(quote::quote_spanned!(id.span()=> ::arena::f16)),
             "f32" | "f64" | "i8" | "u8" | "i16" | "u16" | "i32" | "u32" | "i64" | "u64" => {
                 Some(quote::quote!(#id))
             }

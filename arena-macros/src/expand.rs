@@ -384,7 +384,7 @@ impl<'m, 'a> Gen<'m, 'a> {
             match model::role(f) {
                 Some(Role::Nested { .. }) => {
                     let inner = inner_ident(f);
-                    quote!(#n: ::arena::Region { bytes: #n, inner: #inner })
+                    quote!(#n: ::arena::Region::new(#n, #inner))
                 }
                 _ => quote!(#n),
             }
@@ -444,10 +444,8 @@ impl<'m, 'a> Gen<'m, 'a> {
         } else {
             (quote!(), total)
         };
-        let slab = slab_from(self.m, |f| {
-            let n = &f.ident;
-            quote!(#n)
-        });
+        let carved = carved_fields(self.m).map(|(_, f)| &f.ident);
+        let slab = quote!(#rt::slab::<Self, _>([#(#carved),*])?);
         out.extend(quote! {
             #always
             if __ARENA_SLAB {
@@ -860,9 +858,9 @@ fn inherent(m: &Model, body: TokenStream) -> TokenStream {
         "Sizes every field of [`{ident}`], reading its levers from the environment once.\n\n# Panics\n\nWhen [`{ident}::try_from_config`] returns an error; the message names the field and its formula."
     );
     quote! {
+        #[allow(non_snake_case, unused_variables, unused_parens, clippy::all, clippy::pedantic)]
         impl #ident {
             #[doc = #with_doc]
-            #[allow(non_snake_case, unused_variables, unused_parens, clippy::all, clippy::pedantic)]
             #vis fn try_from_config_with(
                 __arena_levers: &::arena::Levers,
                 #(#all_decls),*
@@ -870,10 +868,8 @@ fn inherent(m: &Model, body: TokenStream) -> TokenStream {
                 Self::__arena_build::<false>(__arena_levers, #(#all_names,)* &mut 0)
             }
 
-            /// The sizing itself. With `__ARENA_SLAB` (for a parent arena) it
-            /// also writes the slab's bytes, which bound a struct's total.
+            /// The sizing; a parent arena (`__ARENA_SLAB`) also gets the slab's bytes.
             #[doc(hidden)]
-            #[allow(non_snake_case, unused_variables, unused_parens, clippy::all, clippy::pedantic)]
             #[inline]
             #vis fn __arena_build<const __ARENA_SLAB: bool>(
                 __arena_levers: &::arena::Levers,
@@ -884,7 +880,6 @@ fn inherent(m: &Model, body: TokenStream) -> TokenStream {
             }
 
             #[doc = #try_doc]
-            #[allow(clippy::all)]
             #vis fn try_from_config(#(#req_decls),*) -> #rt::Result<Self, ::arena::SizeError> {
                 Self::try_from_config_with(
                     &<Self as ::arena::Arena>::levers_from_env(),
@@ -892,16 +887,14 @@ fn inherent(m: &Model, body: TokenStream) -> TokenStream {
                 )
             }
 
-            /// The sum of the fields that count in the total (`not_in_total` and
-            /// `value` fields excluded): what a preflight reserves. The slab
-            /// itself, with alignment, is [`Arena::slab_bytes`](::arena::Arena::slab_bytes).
+            /// The sum a preflight reserves: every buffer but `not_in_total` ones.
             #[inline]
             #vis fn total_bytes(&self) -> usize {
                 <Self as ::arena::Arena>::total_bytes(self)
             }
 
             #[doc = #from_doc]
-            #[allow(clippy::all)]
+            #[track_caller]
             #vis fn from_config(#(#req_decls),*) -> Self {
                 match Self::try_from_config(#(#req_names),*) {
                     #rt::Result::Ok(v) => v,
@@ -986,7 +979,7 @@ fn arena_impl(m: &Model, g: &Gen) -> TokenStream {
         match model::role(f) {
             Some(Role::Nested { .. }) => {
                 let it = inner_type(f);
-                quote!(#n: ::arena::Region { bytes: 0, inner: <#it as ::arena::Arena>::empty() })
+                quote!(#n: ::arena::Region::new(0, <#it as ::arena::Arena>::empty()))
             }
             _ => quote!(#n: ::core::default::Default::default()),
         }
@@ -1021,12 +1014,39 @@ fn arena_impl(m: &Model, g: &Gen) -> TokenStream {
         });
     let carve = carve_body(m);
     let slab = slab_bytes_body(m);
+    let one_of_item = one_of.then(|| {
+        quote!(
+            const ONE_OF: bool = true;
+        )
+    });
+    let nested_arms: Vec<_> = nested_arms.collect();
+    let nested_item = (!nested_arms.is_empty()).then(|| {
+        quote! {
+            fn nested_layout(
+                &self,
+                index: usize,
+            ) -> ::core::option::Option<#rt::Result<::arena::Layout, ::arena::SizeError>> {
+                match index {
+                    #(#nested_arms)*
+                    _ => ::core::option::Option::None,
+                }
+            }
+        }
+    });
+    let lever_pushes: Vec<_> = lever_pushes.chain(nested_levers).collect();
+    let levers_item = (!lever_pushes.is_empty()).then(|| {
+        quote! {
+            fn collect_lever_names(out: &mut #rt::Vec<&'static str>) {
+                #(#lever_pushes)*
+            }
+        }
+    });
     let views = views_ident(m);
     quote! {
         impl ::arena::Arena for #ident {
             const NAME: &'static str = #name;
             const ALIGN: usize = #align;
-            const ONE_OF: bool = #one_of;
+            #one_of_item
             const BUFFERS: &'static [::arena::BufferInfo] = &[#(#infos),*];
             const LEVERS: &'static [::arena::LeverInfo] = &[#(#levers),*];
             type Views<'a, M: ::arena::Memory> = #views<'a, M> where Self: 'a;
@@ -1042,25 +1062,14 @@ fn arena_impl(m: &Model, g: &Gen) -> TokenStream {
                 }
             }
 
-            fn nested_layout(
-                &self,
-                index: usize,
-            ) -> ::core::option::Option<#rt::Result<::arena::Layout, ::arena::SizeError>> {
-                match index {
-                    #(#nested_arms)*
-                    _ => ::core::option::Option::None,
-                }
-            }
+            #nested_item
 
             #[inline]
             fn slab_bytes(&self) -> #rt::Result<usize, ::arena::SizeError> {
                 #slab
             }
 
-            fn collect_lever_names(out: &mut #rt::Vec<&'static str>) {
-                #(#lever_pushes)*
-                #(#nested_levers)*
-            }
+            #levers_item
 
             fn carve_with<'a, M: ::arena::Memory>(
                 &'a self,
@@ -1101,9 +1110,9 @@ fn view_elem(f: &Field) -> TokenStream {
     f.attrs.dtype.get().map_or(quote!(u8), DType::rust)
 }
 
-/// `slab_bytes` unrolled over the carved fields, alignments as constants.
+/// `slab_bytes`: the runtime's slab of the carved fields' bytes.
 fn slab_bytes_body(m: &Model) -> TokenStream {
-    let slab = slab_from(m, |f| {
+    let bytes = carved_fields(m).map(|(_, f)| {
         let n = &f.ident;
         match model::role(f) {
             Some(Role::Nested { .. }) => quote!(self.#n.bytes),
@@ -1111,30 +1120,7 @@ fn slab_bytes_body(m: &Model) -> TokenStream {
         }
     });
     let rt = rt();
-    quote!(#rt::Result::Ok(#slab))
-}
-
-/// The slab's bytes as an expression of type `usize`, each field's bytes read
-/// by `bytes`; it returns a `SlabOverflow` error from the enclosing function.
-/// `slab_bytes()` reads the fields, the sizing (for a parent arena) its locals.
-fn slab_from(m: &Model, bytes: impl Fn(&Field) -> TokenStream) -> TokenStream {
-    let name = m.input.ident.to_string();
-    if m.one_of() {
-        let parts = carved_fields(m).map(|(_, f)| bytes(f));
-        return quote!(0usize #(.max(#parts))*);
-    }
-    let places = carved_fields(m).map(|(i, f)| {
-        let b = bytes(f);
-        let s = f.ident.to_string();
-        quote! {
-            __arena_cursor.fit(#name, #s, #b, const { Self::BUFFERS[#i].align_in(Self::ALIGN) })?;
-        }
-    });
-    quote! {{
-        let mut __arena_cursor = ::arena::Cursor::new(0);
-        #(#places)*
-        __arena_cursor.end()
-    }}
+    quote!(#rt::slab::<Self, _>([#(#bytes),*]))
 }
 
 fn carve_body(m: &Model) -> TokenStream {
@@ -1169,27 +1155,21 @@ fn carve_body(m: &Model) -> TokenStream {
             #rt::Result::Ok(#views { __arena: self, __region: __arena_region })
         };
     }
-    let takes = carved_fields(m).map(|(i, f)| {
+    let takes = carved_fields(m).map(|(_, f)| {
         let n = &f.ident;
-        let s = n.to_string();
         match model::role(f) {
             Some(Role::Nested { .. }) => quote! {
-                let #n = {
-                    let r = __arena_carver.take_bytes(#s, self.#n.bytes, Self::BUFFERS[#i].align_in(Self::ALIGN))?;
-                    ::arena::Arena::carve::<M>(&self.#n.inner, r)?
-                };
+                let #n = ::arena::Arena::carve::<M>(&self.#n.inner, __arena_carver.next_bytes(self.#n.bytes)?)?;
             },
             _ => {
                 let t = view_elem(f);
-                quote! {
-                    let #n = __arena_carver.take::<#t>(#s, self.#n, Self::BUFFERS[#i].align_in(Self::ALIGN))?;
-                }
+                quote!(let #n = __arena_carver.next::<#t>(self.#n)?;)
             }
         }
     });
     let names = carved_fields(m).map(|(_, f)| &f.ident);
     quote! {
-        let mut __arena_carver = #rt::Carver::<M>::new(Self::NAME, region, guard);
+        let mut __arena_carver = #rt::Carver::<M>::of::<Self>(region, guard);
         #(#takes)*
         #rt::Result::Ok(#views { #(#names,)* __arena_marker: ::core::marker::PhantomData })
     }

@@ -176,14 +176,14 @@ impl Sizing {
 
     #[cold]
     #[inline(never)]
-    fn fail(&self, item: &'static str, formula: &'static str, fault: Fault) -> SizeError {
+    fn fail(self, item: &'static str, formula: &'static str, fault: Fault) -> SizeError {
         SizeError::formula(self.arena, item, formula, fault)
     }
 
     /// The size `item` gets from `formula`, whose value is `v`.
     #[inline]
     pub fn size(
-        &self,
+        self,
         item: &'static str,
         formula: &'static str,
         v: Checked,
@@ -198,7 +198,7 @@ impl Sizing {
     /// on the way (its code uses `?`).
     #[inline]
     pub fn size_with<T: Into<Checked>>(
-        &self,
+        self,
         item: &'static str,
         formula: &'static str,
         f: impl FnOnce() -> Result<T, Fault>,
@@ -209,7 +209,7 @@ impl Sizing {
     /// A condition or a plain Rust value of `item` from `formula`.
     #[inline]
     pub fn value<T>(
-        &self,
+        self,
         item: &'static str,
         formula: &'static str,
         f: impl FnOnce() -> Result<T, Fault>,
@@ -220,7 +220,7 @@ impl Sizing {
     /// Checks that buffer `field` holds a whole number of `elem_bytes` elements.
     #[inline]
     pub fn whole_elements(
-        &self,
+        self,
         field: &'static str,
         bytes: usize,
         elem_bytes: usize,
@@ -239,7 +239,7 @@ impl Sizing {
     /// Checks that the nested region `field` holds its layout.
     #[inline]
     pub fn region_holds(
-        &self,
+        self,
         field: &'static str,
         region_bytes: usize,
         inner_bytes: usize,
@@ -261,7 +261,7 @@ impl Sizing {
     /// first field at which the sum passes `usize::MAX`.
     #[inline]
     pub fn total<const N: usize>(
-        &self,
+        self,
         sum: Wide,
         parts: impl FnOnce() -> [(&'static str, usize); N],
     ) -> Result<(), SizeError> {
@@ -273,7 +273,7 @@ impl Sizing {
 
     #[cold]
     #[inline(never)]
-    fn total_overflow(&self, parts: &[(&'static str, usize)]) -> SizeError {
+    fn total_overflow(self, parts: &[(&'static str, usize)]) -> SizeError {
         let mut total = 0usize;
         let mut field = "";
         for &(name, bytes) in parts {

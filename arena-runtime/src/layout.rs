@@ -53,6 +53,8 @@ impl Cursor {
     }
 
     /// Bytes used so far: the end of the last buffer (and its guard).
+    ///
+    /// See also [`slab`], the slab of a whole arena.
     pub const fn end(&self) -> usize {
         self.pos
     }
@@ -156,6 +158,11 @@ pub struct Carver<'a, M: Memory> {
     consumed: usize,
     available: usize,
     cursor: Cursor,
+    /// For [`Carver::of`]: the arena's fields and alignment, and the next
+    /// field to carve.
+    fields: &'static [crate::BufferInfo],
+    align: usize,
+    next: usize,
 }
 
 impl<'a, M: Memory> Carver<'a, M> {
@@ -168,7 +175,43 @@ impl<'a, M: Memory> Carver<'a, M> {
             consumed: 0,
             available,
             cursor: Cursor::new(guard),
+            fields: &[],
+            align: 1,
+            next: 0,
         }
+    }
+
+    /// A carver over `region` that hands out the carved fields of the arena
+    /// `A` in order ([`Carver::next`]), each at its alignment.
+    pub fn of<A: crate::Arena>(region: M::Bytes<'a>, guard: usize) -> Self {
+        Carver {
+            fields: A::BUFFERS,
+            align: A::ALIGN,
+            ..Self::new(A::NAME, region, guard)
+        }
+    }
+
+    /// The next carved field of the arena (see [`Carver::of`]): its name and alignment.
+    fn next_field(&mut self) -> (&'static str, usize) {
+        while let Some(info) = self.fields.get(self.next) {
+            self.next += 1;
+            if info.is_carved() {
+                return (info.name, info.align_in(self.align));
+            }
+        }
+        ("", self.align)
+    }
+
+    /// The next field's `bytes` bytes, for a nested region.
+    pub fn next_bytes(&mut self, bytes: usize) -> Result<M::Bytes<'a>, CarveError> {
+        let (field, align) = self.next_field();
+        self.take_bytes(field, bytes, align)
+    }
+
+    /// The next field as a typed view of `bytes` bytes.
+    pub fn next<T: bytemuck::Pod>(&mut self, bytes: usize) -> Result<M::Slice<'a, T>, CarveError> {
+        let (field, align) = self.next_field();
+        self.take::<T>(field, bytes, align)
     }
 
     /// The next `bytes` bytes at an offset aligned to `align`.
@@ -244,6 +287,27 @@ pub fn alternative<'b, M: Memory>(
         });
     }
     Ok(M::split_at(M::reborrow(region), bytes).0)
+}
+
+/// The slab's bytes of the arena `A` whose carved fields, in order, have
+/// `bytes`: each at its alignment, a zero-size field taking no space; the
+/// widest alternative for a one-of arena. A slab past `usize::MAX` is a
+/// [`SizeError::SlabOverflow`] naming the first field that does not fit.
+#[inline]
+pub fn slab<A: crate::Arena, const N: usize>(bytes: [usize; N]) -> Result<usize, SizeError> {
+    if A::ONE_OF {
+        return Ok(bytes.into_iter().max().unwrap_or(0));
+    }
+    let mut cursor = Cursor::new(0);
+    let mut k = 0;
+    for info in A::BUFFERS {
+        if !info.is_carved() || k >= N {
+            continue;
+        }
+        cursor.fit(A::NAME, info.name, bytes[k], info.align_in(A::ALIGN))?;
+        k += 1;
+    }
+    Ok(cursor.end())
 }
 
 #[cfg(test)]

@@ -36,6 +36,14 @@ pub struct Region<T> {
     pub inner: T,
 }
 
+impl<T> Region<T> {
+    /// A region of `bytes` bytes holding `inner`.
+    #[inline]
+    pub const fn new(bytes: usize, inner: T) -> Self {
+        Region { bytes, inner }
+    }
+}
+
 /// An arena derived with `#[derive(Arena)]`.
 ///
 /// The derive implements every required item; the provided methods compute
@@ -47,7 +55,7 @@ pub trait Arena: Sized {
     /// Alignment of the slab and minimum alignment of every buffer.
     const ALIGN: usize;
     /// Whether the fields are alternative layouts of one region (`one_of`).
-    const ONE_OF: bool;
+    const ONE_OF: bool = false;
     /// Metadata of every field, in declaration order.
     const BUFFERS: &'static [BufferInfo];
     /// The levers the arena declares.
@@ -68,10 +76,15 @@ pub trait Arena: Sized {
     fn field_bytes(&self, index: usize) -> usize;
 
     /// The nested arena's layout of field `index`, `None` for other fields.
-    fn nested_layout(&self, index: usize) -> Option<Result<Layout, SizeError>>;
+    fn nested_layout(&self, index: usize) -> Option<Result<Layout, SizeError>> {
+        let _ = index;
+        None
+    }
 
     /// Appends the names of every lever this arena and its nested arenas read.
-    fn collect_lever_names(out: &mut Vec<&'static str>);
+    fn collect_lever_names(out: &mut Vec<&'static str>) {
+        let _ = out;
+    }
 
     /// Carves `region` (at least the slab's size, aligned to [`Arena::ALIGN`])
     /// into views, with `guard` bytes after every top-level buffer.
@@ -224,7 +237,7 @@ pub mod __private {
             Checked, ceil16, clamp, div_ceil, int, max, min, n, round_up, wide,
         };
     }
-    pub use crate::layout::{Carver, alternative, cast};
+    pub use crate::layout::{Carver, alternative, cast, slab};
     pub use crate::levers::{bool_lever, parsed_lever};
     pub use half::{bf16, f16};
     pub use std::result::Result;

@@ -1,6 +1,7 @@
 // The code `#[derive(Arena)]` generates for `Scratch` in examples/quickstart.rs.
 // Regenerate: ARENA_BLESS=1 cargo test -p arena-macros snapshot
 
+#[allow(non_snake_case, unused_variables, unused_parens, clippy::all, clippy::pedantic)]
 impl Scratch {
     /**Sizes every field of [`Scratch`] from its formula, with levers taken from `levers`.
 
@@ -17,13 +18,6 @@ impl Scratch {
 # Errors
 
 A [`SizeError`](::arena::SizeError) naming the field and its formula when a formula overflows, divides by zero or a lever value is malformed.*/
-    #[allow(
-        non_snake_case,
-        unused_variables,
-        unused_parens,
-        clippy::all,
-        clippy::pedantic
-    )]
     pub fn try_from_config_with(
         __arena_levers: &::arena::Levers,
         config: &ModelConfig,
@@ -31,16 +25,8 @@ A [`SizeError`](::arena::SizeError) naming the field and its formula when a form
     ) -> ::arena::__private::Result<Self, ::arena::SizeError> {
         Self::__arena_build::<false>(__arena_levers, config, max_batch_tokens, &mut 0)
     }
-    /// The sizing itself. With `__ARENA_SLAB` (for a parent arena) it
-    /// also writes the slab's bytes, which bound a struct's total.
+    /// The sizing; a parent arena (`__ARENA_SLAB`) also gets the slab's bytes.
     #[doc(hidden)]
-    #[allow(
-        non_snake_case,
-        unused_variables,
-        unused_parens,
-        clippy::all,
-        clippy::pedantic
-    )]
     #[inline]
     pub fn __arena_build<const __ARENA_SLAB: bool>(
         __arena_levers: &::arena::Levers,
@@ -105,59 +91,18 @@ A [`SizeError`](::arena::SizeError) naming the field and its formula when a form
             )?;
         let norm_unit_w: usize = __arena.size("norm_unit_w", "2 * h", n(2) * h)?;
         if __ARENA_SLAB {
-            *__arena_slab = {
-                let mut __arena_cursor = ::arena::Cursor::new(0);
-                __arena_cursor
-                    .fit(
-                        "Scratch",
-                        "hidden_states",
-                        hidden_states,
-                        const { Self::BUFFERS[0usize].align_in(Self::ALIGN) },
-                    )?;
-                __arena_cursor
-                    .fit(
-                        "Scratch",
-                        "mlp_up",
-                        mlp_up,
-                        const { Self::BUFFERS[1usize].align_in(Self::ALIGN) },
-                    )?;
-                __arena_cursor
-                    .fit(
-                        "Scratch",
-                        "router_logits",
-                        router_logits,
-                        const { Self::BUFFERS[2usize].align_in(Self::ALIGN) },
-                    )?;
-                __arena_cursor
-                    .fit(
-                        "Scratch",
-                        "router_in_f32",
-                        router_in_f32,
-                        const { Self::BUFFERS[3usize].align_in(Self::ALIGN) },
-                    )?;
-                __arena_cursor
-                    .fit(
-                        "Scratch",
-                        "fp8_scales",
-                        fp8_scales,
-                        const { Self::BUFFERS[4usize].align_in(Self::ALIGN) },
-                    )?;
-                __arena_cursor
-                    .fit(
-                        "Scratch",
-                        "logits",
-                        logits,
-                        const { Self::BUFFERS[5usize].align_in(Self::ALIGN) },
-                    )?;
-                __arena_cursor
-                    .fit(
-                        "Scratch",
-                        "norm_unit_w",
-                        norm_unit_w,
-                        const { Self::BUFFERS[6usize].align_in(Self::ALIGN) },
-                    )?;
-                __arena_cursor.end()
-            };
+            *__arena_slab = ::arena::__private::slab::<
+                Self,
+                _,
+            >([
+                hidden_states,
+                mlp_up,
+                router_logits,
+                router_in_f32,
+                fp8_scales,
+                logits,
+                norm_unit_w,
+            ])?;
         } else {
             __arena
                 .total(
@@ -190,7 +135,6 @@ Parameters with a default take it. See [`Scratch::try_from_config_with`] for the
 # Errors
 
 As [`Scratch::try_from_config_with`].*/
-    #[allow(clippy::all)]
     pub fn try_from_config(
         config: &ModelConfig,
         max_batch_tokens: usize,
@@ -201,9 +145,7 @@ As [`Scratch::try_from_config_with`].*/
             max_batch_tokens,
         )
     }
-    /// The sum of the fields that count in the total (`not_in_total` and
-    /// `value` fields excluded): what a preflight reserves. The slab
-    /// itself, with alignment, is [`Arena::slab_bytes`](::arena::Arena::slab_bytes).
+    /// The sum a preflight reserves: every buffer but `not_in_total` ones.
     #[inline]
     pub fn total_bytes(&self) -> usize {
         <Self as ::arena::Arena>::total_bytes(self)
@@ -213,7 +155,7 @@ As [`Scratch::try_from_config_with`].*/
 # Panics
 
 When [`Scratch::try_from_config`] returns an error; the message names the field and its formula.*/
-    #[allow(clippy::all)]
+    #[track_caller]
     pub fn from_config(config: &ModelConfig, max_batch_tokens: usize) -> Self {
         match Self::try_from_config(config, max_batch_tokens) {
             ::arena::__private::Result::Ok(v) => v,
@@ -224,14 +166,13 @@ When [`Scratch::try_from_config`] returns an error; the message names the field 
 impl ::arena::Arena for Scratch {
     const NAME: &'static str = "Scratch";
     const ALIGN: usize = 256usize;
-    const ONE_OF: bool = false;
     const BUFFERS: &'static [::arena::BufferInfo] = &[
         ::arena::BufferInfo::buffer::<
-            ::arena::__private::bf16,
+            ::arena::bf16,
         >("hidden_states", "Hidden states.", "2 * M * h", "bf16")
             .shape(&["M", "h"]),
         ::arena::BufferInfo::buffer::<
-            ::arena::__private::bf16,
+            ::arena::bf16,
         >("mlp_up", "Output of the MLP's up projection.", "2 * ceil16(M) * K", "bf16")
             .shape(&["ceil16(M)", "K"]),
         ::arena::BufferInfo::buffer::<
@@ -263,7 +204,7 @@ impl ::arena::Arena for Scratch {
             )
             .lever("DEMO_FP8_SCALES"),
         ::arena::BufferInfo::buffer::<
-            ::arena::__private::bf16,
+            ::arena::bf16,
         >(
                 "logits",
                 "Logits of the last token of each sequence.",
@@ -272,7 +213,7 @@ impl ::arena::Arena for Scratch {
             )
             .shape(&["min(M, 256)", "config.vocab_size"]),
         ::arena::BufferInfo::buffer::<
-            ::arena::__private::bf16,
+            ::arena::bf16,
         >(
                 "norm_unit_w",
                 "A zero RMSNorm weight: the kernel scales by (1 + w).",
@@ -317,71 +258,20 @@ impl ::arena::Arena for Scratch {
             _ => 0,
         }
     }
-    fn nested_layout(
-        &self,
-        index: usize,
-    ) -> ::core::option::Option<
-        ::arena::__private::Result<::arena::Layout, ::arena::SizeError>,
-    > {
-        match index {
-            _ => ::core::option::Option::None,
-        }
-    }
     #[inline]
     fn slab_bytes(&self) -> ::arena::__private::Result<usize, ::arena::SizeError> {
-        ::arena::__private::Result::Ok({
-            let mut __arena_cursor = ::arena::Cursor::new(0);
-            __arena_cursor
-                .fit(
-                    "Scratch",
-                    "hidden_states",
-                    self.hidden_states,
-                    const { Self::BUFFERS[0usize].align_in(Self::ALIGN) },
-                )?;
-            __arena_cursor
-                .fit(
-                    "Scratch",
-                    "mlp_up",
-                    self.mlp_up,
-                    const { Self::BUFFERS[1usize].align_in(Self::ALIGN) },
-                )?;
-            __arena_cursor
-                .fit(
-                    "Scratch",
-                    "router_logits",
-                    self.router_logits,
-                    const { Self::BUFFERS[2usize].align_in(Self::ALIGN) },
-                )?;
-            __arena_cursor
-                .fit(
-                    "Scratch",
-                    "router_in_f32",
-                    self.router_in_f32,
-                    const { Self::BUFFERS[3usize].align_in(Self::ALIGN) },
-                )?;
-            __arena_cursor
-                .fit(
-                    "Scratch",
-                    "fp8_scales",
-                    self.fp8_scales,
-                    const { Self::BUFFERS[4usize].align_in(Self::ALIGN) },
-                )?;
-            __arena_cursor
-                .fit(
-                    "Scratch",
-                    "logits",
-                    self.logits,
-                    const { Self::BUFFERS[5usize].align_in(Self::ALIGN) },
-                )?;
-            __arena_cursor
-                .fit(
-                    "Scratch",
-                    "norm_unit_w",
-                    self.norm_unit_w,
-                    const { Self::BUFFERS[6usize].align_in(Self::ALIGN) },
-                )?;
-            __arena_cursor.end()
-        })
+        ::arena::__private::slab::<
+            Self,
+            _,
+        >([
+            self.hidden_states,
+            self.mlp_up,
+            self.router_logits,
+            self.router_in_f32,
+            self.fp8_scales,
+            self.logits,
+            self.norm_unit_w,
+        ])
     }
     fn collect_lever_names(out: &mut ::arena::__private::Vec<&'static str>) {
         out.push("DEMO_FP8_SCALES");
@@ -394,55 +284,14 @@ impl ::arena::Arena for Scratch {
     ) -> ::arena::__private::Result<Self::Views<'a, M>, ::arena::CarveError> {
         let mut __arena_carver = ::arena::__private::Carver::<
             M,
-        >::new(Self::NAME, region, guard);
-        let hidden_states = __arena_carver
-            .take::<
-                ::arena::__private::bf16,
-            >(
-                "hidden_states",
-                self.hidden_states,
-                Self::BUFFERS[0usize].align_in(Self::ALIGN),
-            )?;
-        let mlp_up = __arena_carver
-            .take::<
-                ::arena::__private::bf16,
-            >("mlp_up", self.mlp_up, Self::BUFFERS[1usize].align_in(Self::ALIGN))?;
-        let router_logits = __arena_carver
-            .take::<
-                f32,
-            >(
-                "router_logits",
-                self.router_logits,
-                Self::BUFFERS[2usize].align_in(Self::ALIGN),
-            )?;
-        let router_in_f32 = __arena_carver
-            .take::<
-                f32,
-            >(
-                "router_in_f32",
-                self.router_in_f32,
-                Self::BUFFERS[3usize].align_in(Self::ALIGN),
-            )?;
-        let fp8_scales = __arena_carver
-            .take::<
-                f32,
-            >(
-                "fp8_scales",
-                self.fp8_scales,
-                Self::BUFFERS[4usize].align_in(Self::ALIGN),
-            )?;
-        let logits = __arena_carver
-            .take::<
-                ::arena::__private::bf16,
-            >("logits", self.logits, Self::BUFFERS[5usize].align_in(Self::ALIGN))?;
-        let norm_unit_w = __arena_carver
-            .take::<
-                ::arena::__private::bf16,
-            >(
-                "norm_unit_w",
-                self.norm_unit_w,
-                Self::BUFFERS[6usize].align_in(Self::ALIGN),
-            )?;
+        >::of::<Self>(region, guard);
+        let hidden_states = __arena_carver.next::<::arena::bf16>(self.hidden_states)?;
+        let mlp_up = __arena_carver.next::<::arena::bf16>(self.mlp_up)?;
+        let router_logits = __arena_carver.next::<f32>(self.router_logits)?;
+        let router_in_f32 = __arena_carver.next::<f32>(self.router_in_f32)?;
+        let fp8_scales = __arena_carver.next::<f32>(self.fp8_scales)?;
+        let logits = __arena_carver.next::<::arena::bf16>(self.logits)?;
+        let norm_unit_w = __arena_carver.next::<::arena::bf16>(self.norm_unit_w)?;
         ::arena::__private::Result::Ok(ScratchViews {
             hidden_states,
             mlp_up,
@@ -460,11 +309,11 @@ pub struct ScratchViews<'a, M: ::arena::Memory = ::arena::Host> {
     /**Hidden states.
 
 Bytes: `2 * M * h`*/
-    pub hidden_states: M::Slice<'a, ::arena::__private::bf16>,
+    pub hidden_states: M::Slice<'a, ::arena::bf16>,
     /**Output of the MLP's up projection.
 
 Bytes: `2 * ceil16(M) * K`*/
-    pub mlp_up: M::Slice<'a, ::arena::__private::bf16>,
+    pub mlp_up: M::Slice<'a, ::arena::bf16>,
     /**Router logits; 256 bytes without experts.
 
 Bytes: `if config.num_experts > 0 { 4 * M * config.num_experts } else { 256 }`*/
@@ -480,11 +329,11 @@ Bytes: `ceil16(M) * div_ceil(K, 128) * 4` (lever `DEMO_FP8_SCALES`)*/
     /**Logits of the last token of each sequence.
 
 Bytes: `2 * min(M, 256) * config.vocab_size`*/
-    pub logits: M::Slice<'a, ::arena::__private::bf16>,
+    pub logits: M::Slice<'a, ::arena::bf16>,
     /**A zero RMSNorm weight: the kernel scales by (1 + w).
 
 Bytes: `2 * h` (not in total; zeroed)*/
-    pub norm_unit_w: M::Slice<'a, ::arena::__private::bf16>,
+    pub norm_unit_w: M::Slice<'a, ::arena::bf16>,
     #[doc(hidden)]
     pub __arena_marker: ::core::marker::PhantomData<(&'a (), fn() -> M)>,
 }
