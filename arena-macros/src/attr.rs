@@ -92,6 +92,8 @@ impl DType {
 pub struct Slot<T> {
     pub value: Option<T>,
     pub span: Option<Span>,
+    /// Given as a stand-alone attribute (`#[size = ...]`).
+    stand_alone: bool,
 }
 
 impl<T> Default for Slot<T> {
@@ -99,6 +101,7 @@ impl<T> Default for Slot<T> {
         Slot {
             value: None,
             span: None,
+            stand_alone: false,
         }
     }
 }
@@ -106,11 +109,22 @@ impl<T> Default for Slot<T> {
 impl<T> Slot<T> {
     fn set(&mut self, key: &Ident, value: T, errs: &mut Errors) {
         if self.span.is_some() {
-            errs.at(key.span(), format!("duplicate key `{key}`"));
+            let msg = if self.stand_alone {
+                format!("duplicate key `{key}`: it is given as `#[{key} = ...]` already")
+            } else {
+                format!("duplicate key `{key}`")
+            };
+            errs.at(key.span(), msg);
             return;
         }
         self.span = Some(key.span());
         self.value = Some(value);
+    }
+
+    fn set_stand_alone(&mut self, key: &Ident, value: T, errs: &mut Errors) {
+        let first = self.span.is_none();
+        self.set(key, value, errs);
+        self.stand_alone |= first;
     }
     pub fn get(&self) -> Option<&T> {
         self.value.as_ref()
@@ -445,9 +459,71 @@ fn dtype(input: ParseStream) -> syn::Result<DType> {
     Ok(DType::Path(path))
 }
 
+/// A lever's name: an identifier, or a string holding one (the design
+/// card's `lever = "METRALE_FP8_ROWWISE"`).
+fn lever_name(input: ParseStream) -> syn::Result<Ident> {
+    if input.peek(syn::LitStr) {
+        let lit: syn::LitStr = input.parse()?;
+        return lit.parse_with(Ident::parse_any).map_err(|_| {
+            syn::Error::new(
+                lit.span(),
+                format!(
+                    "lever {:?} is not a name: an environment variable name is letters, digits and `_`",
+                    lit.value()
+                ),
+            )
+        });
+    }
+    input.call(Ident::parse_any)
+}
+
+/// The design card's stand-alone field attributes `#[size = ...]` and
+/// `#[lever = ...]`, the closest valid Rust to its
+/// `#[size = "...", lever = "..."]`; they mean what the same keys inside
+/// `#[arena(...)]` mean.
+fn parse_card_attr(attr: &Attribute, out: &mut FieldAttrs, errs: &mut Errors) -> bool {
+    let syn::Meta::NameValue(nv) = &attr.meta else {
+        let key = attr
+            .path()
+            .get_ident()
+            .map(ToString::to_string)
+            .unwrap_or_default();
+        errs.at(
+            syn::spanned::Spanned::span(&attr.meta),
+            format!("expected `#[{key} = ...]`, as in `#[size = \"ceil16(M) * K\"]` or `#[lever = \"NAME\"]`"),
+        );
+        return false;
+    };
+    let Some(key) = nv.path.get_ident() else {
+        return false;
+    };
+    let value = nv.value.to_token_stream();
+    let res = match key.to_string().as_str() {
+        "size" => {
+            Formula::from_tokens(value, key.span()).map(|f| out.size.set_stand_alone(key, f, errs))
+        }
+        _ => syn::parse::Parser::parse2(lever_name, value)
+            .map(|name| out.lever.set_stand_alone(key, name, errs)),
+    };
+    match res {
+        Ok(()) => true,
+        Err(e) => {
+            errs.push(e);
+            false
+        }
+    }
+}
+
+fn is_card_attr(attr: &Attribute) -> bool {
+    attr.path().is_ident("size") || attr.path().is_ident("lever")
+}
+
 pub fn parse_field_attrs(attrs: &[Attribute], errs: &mut Errors) -> FieldAttrs {
     let mut out = FieldAttrs::default();
     let mut incomplete = false;
+    for attr in attrs.iter().filter(|a| is_card_attr(a)) {
+        incomplete |= !parse_card_attr(attr, &mut out, errs);
+    }
     for attr in attrs.iter().filter(|a| is_arena(a)) {
         incomplete |= !each_item(attr, errs, |input, errs| {
             let key = input.call(Ident::parse_any)?;
@@ -474,10 +550,10 @@ pub fn parse_field_attrs(attrs: &[Attribute], errs: &mut Errors) -> FieldAttrs {
                     let d = dtype(input)?;
                     out.dtype.set(&key, d, errs);
                 }
-                // lever = NAME
+                // lever = NAME | lever = "NAME"
                 "lever" => {
                     input.parse::<Token![=]>()?;
-                    let name = input.call(Ident::parse_any)?;
+                    let name = lever_name(input)?;
                     out.lever.set(&key, name, errs);
                 }
                 // when = bool formula / unless = bool formula

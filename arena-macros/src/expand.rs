@@ -11,6 +11,7 @@ use syn::DeriveInput;
 use crate::attr::{DType, Errors, Field};
 use crate::formula::lower::{BUILTINS, Binding, Env, HELPERS, Lowered, Lowerer, Ty};
 use crate::formula::{self, FError, Formula};
+use crate::infer::LetType;
 use crate::model::{self, Model, Node, Role};
 
 pub fn derive(input: &DeriveInput) -> TokenStream {
@@ -97,7 +98,7 @@ struct Gen<'m, 'a> {
     /// For each field: `Some(true)` when its value is a bool (value fields only).
     value_is_bool: HashMap<usize, bool>,
     /// The type each let takes from its uses (see `infer`).
-    let_types: Vec<Option<bool>>,
+    let_types: Vec<LetType>,
 }
 
 fn raw_ident(f: &Field) -> Ident {
@@ -194,7 +195,7 @@ fn all_formulas<'m>(m: &'m Model) -> impl Iterator<Item = &'m Formula> {
 }
 
 impl<'m, 'a> Gen<'m, 'a> {
-    fn new(m: &'m Model<'a>, let_types: Vec<Option<bool>>) -> Self {
+    fn new(m: &'m Model<'a>, let_types: Vec<LetType>) -> Self {
         let mut names = HashMap::new();
         let mut all = Vec::new();
         for p in m.params() {
@@ -354,10 +355,14 @@ impl<'m, 'a> Gen<'m, 'a> {
             match node {
                 Node::Let(i) => {
                     let l = &self.m.lets()[i];
-                    let how = match self.let_types.get(i).copied().flatten() {
-                        Some(true) => How::Bool,
-                        Some(false) => How::Int,
-                        None => How::Value,
+                    let how = match self.let_types.get(i) {
+                        Some(LetType::Cond) => How::Bool,
+                        Some(LetType::Num) => How::Int,
+                        Some(LetType::Conflict) => {
+                            self.bind(&l.name, Ty::Ext, "let");
+                            continue;
+                        }
+                        _ => How::Value,
                     };
                     match self.eval(&l.formula, &l.name.to_string(), how) {
                         Some((ty, code)) => {
@@ -1204,6 +1209,7 @@ fn views(m: &Model) -> TokenStream {
                     let it = inner_type(f);
                     quote! {
                         #[doc = #d]
+                        #[track_caller]
                         pub fn #n(&mut self) -> <#it as ::arena::Arena>::Views<'_, M> {
                             let r = #rt::alternative::<M>(<#ident as ::arena::Arena>::NAME, #s, &mut self.__region, self.__arena.#n.bytes)
                                 .expect("checked when the region was carved");
@@ -1216,6 +1222,7 @@ fn views(m: &Model) -> TokenStream {
                     let t = view_elem(f);
                     quote! {
                         #[doc = #d]
+                        #[track_caller]
                         pub fn #n(&mut self) -> M::Slice<'_, #t> {
                             let r = #rt::alternative::<M>(<#ident as ::arena::Arena>::NAME, #s, &mut self.__region, self.__arena.#n)
                                 .expect("checked when the region was carved");

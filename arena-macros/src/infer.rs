@@ -32,9 +32,21 @@ const BUILTINS: [&str; 7] = [
     "ceil16", "div_ceil", "round_up", "max", "min", "clamp", "trimmed",
 ];
 
-/// The forced type of each let: `Some(true)` a condition, `Some(false)` a
-/// number, `None` when its own formula decides.
-pub fn let_types(m: &Model, errs: &mut Errors) -> Vec<Option<bool>> {
+/// The type a let takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LetType {
+    /// Its own formula decides.
+    Own,
+    /// A condition, from its uses.
+    Cond,
+    /// A number, from its uses (or none).
+    Num,
+    /// Used both ways (reported): left as plain Rust, so no use errs again.
+    Conflict,
+}
+
+/// The type of each let.
+pub fn let_types(m: &Model, errs: &mut Errors) -> Vec<LetType> {
     let lets = m.lets();
     let index: HashMap<String, usize> = lets
         .iter()
@@ -220,7 +232,7 @@ pub fn let_types(m: &Model, errs: &mut Errors) -> Vec<Option<bool>> {
             break;
         }
     }
-    let mut out = vec![None; lets.len()];
+    let mut out = vec![LetType::Own; lets.len()];
     for (i, l) in lets.iter().enumerate() {
         if syn_of[i] != Some(Syn::Rust) {
             continue;
@@ -236,10 +248,10 @@ pub fn let_types(m: &Model, errs: &mut Errors) -> Vec<Option<bool>> {
                         l.name
                     ),
                 );
-                None
+                LetType::Conflict
             }
-            (Some(_), None) => Some(true),
-            _ => Some(false),
+            (Some(_), None) => LetType::Cond,
+            _ => LetType::Num,
         };
     }
     out

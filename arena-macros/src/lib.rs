@@ -11,7 +11,7 @@ use proc_macro::TokenStream;
 
 /// Derives an arena's sizing, total, layout, metadata and typed views from
 /// `#[arena(...)]` attributes. See the `arena` crate for the reference.
-#[proc_macro_derive(Arena, attributes(arena))]
+#[proc_macro_derive(Arena, attributes(arena, size, lever))]
 pub fn derive_arena(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
     expand::derive(&input).into()
@@ -104,7 +104,11 @@ mod expand_files {
                     generated.extend(syn::parse2::<syn::File>(tokens).unwrap().items);
                     strip(&mut s.attrs);
                     for f in &mut s.fields {
-                        f.attrs.retain(|a| !a.path().is_ident("arena"));
+                        f.attrs.retain(|a| {
+                            !["arena", "size", "lever"]
+                                .iter()
+                                .any(|k| a.path().is_ident(k))
+                        });
                     }
                 }
             }

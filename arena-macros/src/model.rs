@@ -3,6 +3,8 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use proc_macro2::Ident;
+
 use proc_macro2::Span;
 use syn::{Data, DeriveInput, Fields};
 
@@ -10,7 +12,7 @@ use crate::attr::{
     DType, Errors, Field, Let, Lever, Param, StructAttrs, doc_lines, parse_field_attrs,
     parse_struct_attrs,
 };
-use crate::formula::{Expr, Formula, Kind, did_you_mean};
+use crate::formula::{Expr, Formula, Kind, did_you_mean, edit_distance};
 
 /// What a field is.
 pub enum Role<'f> {
@@ -123,6 +125,8 @@ pub fn build<'a>(input: &'a DeriveInput, errs: &mut Errors) -> Option<Model<'a>>
             })
         })
         .collect();
+    let mut attrs = attrs;
+    implicit_levers(&mut attrs, &fields, errs);
     let align = attrs.align.map_or(256, |(v, _)| v);
     let mut model = Model {
         input,
@@ -138,6 +142,42 @@ pub fn build<'a>(input: &'a DeriveInput, errs: &mut Errors) -> Option<Model<'a>>
     }
     model.order = order(&model, errs);
     Some(model)
+}
+
+/// A field lever no struct attribute declares is an on/off lever, off when
+/// unset (the design card's `lever = "METRALE_FP8_ROWWISE"` alone). One that
+/// is a near miss of another lever of the struct is an error instead: a
+/// misspelt environment variable silently never turns on.
+fn implicit_levers(attrs: &mut StructAttrs, fields: &[Field], errs: &mut Errors) {
+    let mut known: Vec<Ident> = attrs.levers.iter().map(|l| l.name.clone()).collect();
+    for f in fields {
+        let Some(lever) = f.attrs.lever.get() else {
+            continue;
+        };
+        if known.contains(lever) {
+            continue;
+        }
+        let name = lever.to_string();
+        let near = known.iter().find(|k| {
+            let d = edit_distance(&k.to_string(), &name);
+            d > 0 && d <= 2
+        });
+        if let Some(near) = near {
+            errs.at(
+                lever.span(),
+                format!(
+                    "lever `{name}` is a near miss of lever `{near}` of this struct; did you mean `{near}`? A misspelt lever never turns on: to keep both, declare `#[arena(lever({name}))]` on the struct"
+                ),
+            );
+            continue;
+        }
+        known.push(lever.clone());
+        attrs.levers.push(Lever {
+            name: lever.clone(),
+            default: None,
+            parse: None,
+        });
+    }
 }
 
 fn check_params(m: &Model, errs: &mut Errors) {
@@ -276,28 +316,18 @@ fn check_field(m: &Model, f: &Field, errs: &mut Errors) {
         }
     }
     if let Some(lever) = a.lever.get() {
-        match m.levers().iter().find(|l| l.name == *lever) {
-            None => {
-                let hint = did_you_mean(
-                    &lever.to_string(),
-                    m.levers().iter().map(|l| l.name.to_string()).collect::<Vec<_>>().iter().map(String::as_str),
-                )
-                .map(|s| format!("; did you mean `{s}`?"))
-                .unwrap_or_default();
-                errs.at(
-                    lever.span(),
-                    format!(
-                        "lever `{lever}` is not declared; declare it with `#[arena(lever({lever}))]` on the struct{hint}"
-                    ),
-                );
-            }
-            Some(l) if l.parse.is_some() => errs.at(
+        // An undeclared lever is declared implicitly, or was reported as a
+        // near miss of another.
+        if m.levers()
+            .iter()
+            .any(|l| l.name == *lever && l.parse.is_some())
+        {
+            errs.at(
                 lever.span(),
                 format!(
                     "lever `{lever}` has a parser, so it is not on/off: use its value in a formula instead of `lever = {lever}`"
                 ),
-            ),
-            Some(_) => {}
+            );
         }
     }
     if let Some(DType::Path(p)) = a.dtype.get() {
