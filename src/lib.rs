@@ -4,7 +4,8 @@
 pub use arena_macros::Arena;
 pub use arena_runtime::{
     Arena, BufferInfo, CarveError, Cursor, Fault, FieldKind, GUARD_BYTE, GuardError, Host,
-    HostSlab, Layout, LeverInfo, Levers, Memory, Placement, Region, SizeError, bf16, f16,
+    HostSlab, Layout, LeverInfo, Levers, Memory, Placement, Region, SizeError, StepError, bf16,
+    f16,
 };
 
 /// Device arenas on CUDA (feature `cuda`): `DeviceSlab`, the `Device` memory

@@ -39,10 +39,12 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
     let inherent = inherent(&model, body);
     let arena_impl = arena_impl(&model, &g);
     let views = views(&model);
+    let shapes = shapes(&model);
     quote! {
         #inherent
         #arena_impl
         #views
+        #shapes
     }
 }
 
@@ -506,18 +508,43 @@ impl<'m, 'a> Gen<'m, 'a> {
     /// `let NAME: usize = ...;` for a buffer sized by `size` under `gate`,
     /// through `__arena_raw_NAME` when a trim applies.
     fn sized(&mut self, f: &'m Field<'a>, size: TokenStream) -> TokenStream {
-        let gate = self.gate(f);
-        let value = match gate {
-            Some(g) => quote!(if #g { #size } else { 0 }),
-            None => size,
-        };
+        self.sized_with_dims(f, size, None)
+    }
+
+    /// [`Gen::sized`], and for a shaped buffer its step dimensions written
+    /// to `__arena_shapes` when they are asked for and the buffer is on.
+    fn sized_with_dims(
+        &mut self,
+        f: &'m Field<'a>,
+        size: TokenStream,
+        dims: Option<Vec<TokenStream>>,
+    ) -> TokenStream {
         let n = &f.ident;
+        let gate = self.gate(f);
+        let on = on_ident(f);
+        let (gate_line, value, on_cond) = match (gate, &dims) {
+            (Some(g), Some(_)) => (
+                quote!(let #on: bool = #g;),
+                quote!(if #on { #size } else { 0 }),
+                quote!(&& #on),
+            ),
+            (Some(g), None) => (quote!(), quote!(if #g { #size } else { 0 }), quote!()),
+            (None, _) => (quote!(), size, quote!()),
+        };
+        let trim_cond = f.attrs.trim.get().map(|t| quote!(&& !#t));
+        let shapes = dims.map(|d| {
+            quote! {
+                if __ARENA_SHAPES #on_cond #trim_cond {
+                    __arena_shapes.#n = [#(#d),*];
+                }
+            }
+        });
         if f.attrs.trim.get().is_none() {
-            return quote!(let #n: usize = #value;);
+            return quote!(#gate_line let #n: usize = #value; #shapes);
         }
         let raw = raw_ident(f);
         let trim = self.trim(f);
-        quote!(let #raw: usize = #value; #trim)
+        quote!(#gate_line let #raw: usize = #value; #trim #shapes)
     }
 
     fn trim(&mut self, f: &'m Field<'a>) -> TokenStream {
@@ -622,7 +649,16 @@ impl<'m, 'a> Gen<'m, 'a> {
                     tries,
                 };
                 let size = checked(&item, &text, l);
-                self.sized(f, size)
+                // The step's dimensions, each checked as its own formula, for
+                // `try_step_with` (compiled out of the other constructors).
+                let before = self.errors.len();
+                let dims: Vec<TokenStream> = dims
+                    .iter()
+                    .filter_map(|d| self.eval(d, &item, How::Int).map(|(_, c)| c))
+                    .collect();
+                let dims =
+                    (self.errors.len() == before && dims.len() == dims_len(f)).then_some(dims);
+                self.sized_with_dims(f, size, dims)
             }
             Role::Nested { args, size } => {
                 let gate = self.gate(f);
@@ -658,7 +694,12 @@ impl<'m, 'a> Gen<'m, 'a> {
                     None => None,
                 };
                 let build = quote! {
-                    #inner_ty::__arena_build::<true>(__arena_levers, #(#arg_codes,)* &mut #bytes)?
+                    #inner_ty::__arena_build::<true, __ARENA_SHAPES>(
+                        __arena_levers,
+                        #(#arg_codes,)*
+                        &mut #bytes,
+                        &mut __arena_shapes.#n,
+                    )?
                 };
                 // Gated off, the nested arena is not built and its bytes stay 0.
                 let inner_value = match &gate {
@@ -859,6 +900,10 @@ fn inherent(m: &Model, body: TokenStream) -> TokenStream {
     let try_doc = format!(
         "Sizes every field of [`{ident}`], reading its levers from the environment once.\n\nParameters with a default take it. See [`{ident}::try_from_config_with`] for the formulas.\n\n# Errors\n\nAs [`{ident}::try_from_config_with`]."
     );
+    let shapes = shapes_ident(m);
+    let step_doc = format!(
+        "Sizes [`{ident}`] for one step, as [`{ident}::try_from_config_with`], and gives the step's dimensions of every buffer declared with `shape = [...]` ([`{shapes}`]), computed by the same sizing: a kernel launch reads them instead of recomputing them. The views of the step come from [`HostSlab::views_for`](::arena::HostSlab::views_for).\n\n# Errors\n\nAs [`{ident}::try_from_config_with`]."
+    );
     let from_doc = format!(
         "Sizes every field of [`{ident}`], reading its levers from the environment once.\n\n# Panics\n\nWhen [`{ident}::try_from_config`] returns an error; the message names the field and its formula."
     );
@@ -870,16 +915,38 @@ fn inherent(m: &Model, body: TokenStream) -> TokenStream {
                 __arena_levers: &::arena::Levers,
                 #(#all_decls),*
             ) -> #rt::Result<Self, ::arena::SizeError> {
-                Self::__arena_build::<false>(__arena_levers, #(#all_names,)* &mut 0)
+                Self::__arena_build::<false, false>(
+                    __arena_levers,
+                    #(#all_names,)*
+                    &mut 0,
+                    &mut ::core::default::Default::default(),
+                )
             }
 
-            /// The sizing; a parent arena (`__ARENA_SLAB`) also gets the slab's bytes.
+            #[doc = #step_doc]
+            #vis fn try_step_with(
+                __arena_levers: &::arena::Levers,
+                #(#all_decls),*
+            ) -> #rt::Result<(Self, #shapes), ::arena::SizeError> {
+                let mut shapes = #shapes::default();
+                let sized = Self::__arena_build::<false, true>(
+                    __arena_levers,
+                    #(#all_names,)*
+                    &mut 0,
+                    &mut shapes,
+                )?;
+                #rt::Result::Ok((sized, shapes))
+            }
+
+            /// The sizing; a parent arena (`__ARENA_SLAB`) also gets the
+            /// slab's bytes, `try_step_with` (`__ARENA_SHAPES`) the dimensions.
             #[doc(hidden)]
             #[inline]
-            #vis fn __arena_build<const __ARENA_SLAB: bool>(
+            #vis fn __arena_build<const __ARENA_SLAB: bool, const __ARENA_SHAPES: bool>(
                 __arena_levers: &::arena::Levers,
                 #(#all_decls,)*
                 __arena_slab: &mut usize,
+                __arena_shapes: &mut #shapes,
             ) -> #rt::Result<Self, ::arena::SizeError> {
                 #body
             }
@@ -906,6 +973,49 @@ fn inherent(m: &Model, body: TokenStream) -> TokenStream {
                     #rt::Result::Err(e) => ::core::panic!("{}", e),
                 }
             }
+        }
+    }
+}
+
+fn shapes_ident(m: &Model) -> Ident {
+    format_ident!("{}Shapes", m.input.ident)
+}
+
+fn dims_len(f: &Field) -> usize {
+    f.attrs.shape.get().map_or(0, Vec::len)
+}
+
+/// `XShapes`: the step dimensions of every shaped buffer, a nested arena's
+/// own shapes for a nested field.
+fn shapes(m: &Model) -> TokenStream {
+    let ident = &m.input.ident;
+    let vis = &m.input.vis;
+    let shapes = shapes_ident(m);
+    let doc = format!(
+        "The dimensions of every buffer of [`{ident}`] declared with `shape = [...]`, as [`{ident}::try_step_with`] computes them; all 0 for a buffer that is off."
+    );
+    let fields = m.fields.iter().filter_map(|f| {
+        let n = &f.ident;
+        let fvis = f.vis;
+        match model::role(f) {
+            Some(Role::Shape(dims)) => {
+                let len = dims.len();
+                let text: Vec<String> = dims.iter().map(|d| d.text.clone()).collect();
+                let d = format!("`[{}]`", text.join(", "));
+                Some(quote!(#[doc = #d] #fvis #n: [usize; #len]))
+            }
+            Some(Role::Nested { .. }) => {
+                let it = inner_type(f);
+                Some(quote!(#fvis #n: <#it as ::arena::Arena>::Shapes))
+            }
+            _ => None,
+        }
+    });
+    quote! {
+        #[doc = #doc]
+        #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+        #vis struct #shapes {
+            #(#fields,)*
         }
     }
 }
@@ -1019,6 +1129,7 @@ fn arena_impl(m: &Model, g: &Gen) -> TokenStream {
         });
     let carve = carve_body(m);
     let slab = slab_bytes_body(m);
+    let shapes_ty = shapes_ident(m);
     let one_of_item = one_of.then(|| {
         quote!(
             const ONE_OF: bool = true;
@@ -1055,6 +1166,7 @@ fn arena_impl(m: &Model, g: &Gen) -> TokenStream {
             const BUFFERS: &'static [::arena::BufferInfo] = &[#(#infos),*];
             const LEVERS: &'static [::arena::LeverInfo] = &[#(#levers),*];
             type Views<'a, M: ::arena::Memory> = #views<'a, M> where Self: 'a;
+            type Shapes = #shapes_ty;
 
             fn empty() -> Self {
                 Self { #(#empties),* }
@@ -1076,11 +1188,12 @@ fn arena_impl(m: &Model, g: &Gen) -> TokenStream {
 
             #levers_item
 
-            fn carve_with<'a, M: ::arena::Memory>(
+            fn carve_step<'a, M: ::arena::Memory>(
                 &'a self,
+                step: &'a Self,
                 region: M::Bytes<'a>,
                 guard: usize,
-            ) -> #rt::Result<Self::Views<'a, M>, ::arena::CarveError> {
+            ) -> #rt::Result<Self::Views<'a, M>, ::arena::StepError> {
                 #carve
             }
         }
@@ -1128,27 +1241,27 @@ fn slab_bytes_body(m: &Model) -> TokenStream {
     quote!(#rt::slab::<Self, _>([#(#bytes),*]))
 }
 
+/// The body of `carve_step`: `self` is the reservation, `step` the sizes
+/// of the views.
 fn carve_body(m: &Model) -> TokenStream {
     let rt = rt();
     let views = views_ident(m);
     if m.one_of() {
+        // Every alternative is checked now; its view is cut when taken.
         let checks = carved_fields(m).map(|(_, f)| {
             let n = &f.ident;
             let s = n.to_string();
             match model::role(f) {
                 Some(Role::Nested { .. }) => quote! {
-                    {
-                        let r = #rt::alternative::<M>(Self::NAME, #s, &mut __arena_region, self.#n.bytes)?;
-                        ::arena::Arena::carve::<M>(&self.#n.inner, r)?;
-                    }
+                    let r = #rt::alternative::<M>(Self::NAME, #s, &mut __arena_region, self.#n.bytes)?;
+                    ::arena::Arena::carve_step::<M>(&self.#n.inner, &step.#n.inner, r, 0)?;
                 },
                 _ => {
                     let t = view_elem(f);
                     quote! {
-                        {
-                            let r = #rt::alternative::<M>(Self::NAME, #s, &mut __arena_region, self.#n)?;
-                            #rt::cast::<M, #t>(Self::NAME, #s, r)?;
-                        }
+                        let r = #rt::alternative::<M>(Self::NAME, #s, &mut __arena_region, self.#n)?;
+                        let r = #rt::step_piece::<M>(Self::NAME, #s, r, self.#n, step.#n)?;
+                        #rt::cast::<M, #t>(Self::NAME, #s, r)?;
                     }
                 }
             }
@@ -1157,18 +1270,23 @@ fn carve_body(m: &Model) -> TokenStream {
             let _ = guard;
             let mut __arena_region = region;
             #(#checks)*
-            #rt::Result::Ok(#views { __arena: self, __region: __arena_region })
+            #rt::Result::Ok(#views { __arena: self, __step: step, __region: __arena_region })
         };
     }
     let takes = carved_fields(m).map(|(_, f)| {
         let n = &f.ident;
         match model::role(f) {
             Some(Role::Nested { .. }) => quote! {
-                let #n = ::arena::Arena::carve::<M>(&self.#n.inner, __arena_carver.next_bytes(self.#n.bytes)?)?;
+                let #n = ::arena::Arena::carve_step::<M>(
+                    &self.#n.inner,
+                    &step.#n.inner,
+                    __arena_carver.next_bytes(self.#n.bytes)?,
+                    0,
+                )?;
             },
             _ => {
                 let t = view_elem(f);
-                quote!(let #n = __arena_carver.next::<#t>(self.#n)?;)
+                quote!(let #n = __arena_carver.next_step::<#t>(self.#n, step.#n)?;)
             }
         }
     });
@@ -1213,7 +1331,7 @@ fn views(m: &Model) -> TokenStream {
                         pub fn #n(&mut self) -> <#it as ::arena::Arena>::Views<'_, M> {
                             let r = #rt::alternative::<M>(<#ident as ::arena::Arena>::NAME, #s, &mut self.__region, self.__arena.#n.bytes)
                                 .expect("checked when the region was carved");
-                            ::arena::Arena::carve::<M>(&self.__arena.#n.inner, r)
+                            ::arena::Arena::carve_step::<M>(&self.__arena.#n.inner, &self.__step.#n.inner, r, 0)
                                 .expect("checked when the region was carved")
                         }
                     }
@@ -1224,7 +1342,7 @@ fn views(m: &Model) -> TokenStream {
                         #[doc = #d]
                         #[track_caller]
                         pub fn #n(&mut self) -> M::Slice<'_, #t> {
-                            let r = #rt::alternative::<M>(<#ident as ::arena::Arena>::NAME, #s, &mut self.__region, self.__arena.#n)
+                            let r = #rt::alternative::<M>(<#ident as ::arena::Arena>::NAME, #s, &mut self.__region, self.__step.#n)
                                 .expect("checked when the region was carved");
                             #rt::cast::<M, #t>(<#ident as ::arena::Arena>::NAME, #s, r)
                                 .expect("checked when the region was carved")
@@ -1237,6 +1355,7 @@ fn views(m: &Model) -> TokenStream {
             #[doc = #doc]
             #vis struct #views<'a, M: ::arena::Memory = ::arena::Host> {
                 __arena: &'a #ident,
+                __step: &'a #ident,
                 __region: M::Bytes<'a>,
             }
 
@@ -1288,10 +1407,11 @@ fn stubs(m: &Model) -> TokenStream {
                 ::core::unreachable!()
             }
             #[doc(hidden)]
-            #vis fn __arena_build<const __ARENA_SLAB: bool>(
+            #vis fn __arena_build<const __ARENA_SLAB: bool, const __ARENA_SHAPES: bool>(
                 __arena_levers: &::arena::Levers,
                 #(#all_decls,)*
                 __arena_slab: &mut usize,
+                __arena_shapes: &mut (),
             ) -> #rt::Result<Self, ::arena::SizeError> {
                 ::core::unreachable!()
             }
@@ -1310,6 +1430,7 @@ fn stubs(m: &Model) -> TokenStream {
             const BUFFERS: &'static [::arena::BufferInfo] = &[];
             const LEVERS: &'static [::arena::LeverInfo] = &[];
             type Views<'a, M: ::arena::Memory> = () where Self: 'a;
+            type Shapes = ();
             fn empty() -> Self {
                 ::core::unreachable!()
             }
@@ -1323,11 +1444,12 @@ fn stubs(m: &Model) -> TokenStream {
                 ::core::unreachable!()
             }
             fn collect_lever_names(out: &mut #rt::Vec<&'static str>) {}
-            fn carve_with<'a, M: ::arena::Memory>(
+            fn carve_step<'a, M: ::arena::Memory>(
                 &'a self,
+                step: &'a Self,
                 region: M::Bytes<'a>,
                 guard: usize,
-            ) -> #rt::Result<Self::Views<'a, M>, ::arena::CarveError> {
+            ) -> #rt::Result<Self::Views<'a, M>, ::arena::StepError> {
                 ::core::unreachable!()
             }
         }

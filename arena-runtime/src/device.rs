@@ -7,7 +7,7 @@ use std::sync::Arc;
 use cudarc::driver::{CudaContext, CudaSlice, CudaStream, CudaViewMut, DriverError};
 
 use crate::Arena;
-use crate::error::{CarveError, SizeError};
+use crate::error::{CarveError, SizeError, StepError};
 use crate::host::{GUARD_BYTE, GuardError, gaps};
 use crate::layout::{Layout, Memory};
 
@@ -200,6 +200,16 @@ impl<A: Arena> DeviceSlab<A> {
             slab,
             stream: stream.clone(),
         })
+    }
+
+    /// The device views of `step`, the same arena sized for one step, carved
+    /// from this slab's reservation: as [`crate::HostSlab::views_for`].
+    pub fn views_for<'s>(&'s mut self, step: &'s A) -> Result<A::Views<'s, Device>, StepError> {
+        let region = DeviceBytes {
+            view: self.slab.slice_mut(..),
+            offset: 0,
+        };
+        self.arena.carve_step::<Device>(step, region, self.guard)
     }
 
     /// Every buffer as a typed device view, all alive at once.

@@ -201,3 +201,67 @@ impl From<SizeError> for CarveError {
         CarveError::Size(e)
     }
 }
+
+/// Why a step's views could not be carved from a reserved slab.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StepError {
+    /// A buffer of the step is larger than its reservation.
+    TooLarge {
+        /// The derived struct the buffer belongs to (a nested arena's own name).
+        arena: &'static str,
+        /// The buffer.
+        buffer: &'static str,
+        /// The bytes the step needs.
+        step_bytes: usize,
+        /// The bytes the slab reserves for it.
+        reserved_bytes: usize,
+    },
+    /// The reserved slab itself could not be carved.
+    Carve(CarveError),
+}
+
+impl fmt::Display for StepError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StepError::TooLarge {
+                arena,
+                buffer,
+                step_bytes,
+                reserved_bytes,
+            } => write!(
+                f,
+                "`{arena}.{buffer}`: the step needs {step_bytes} bytes, the slab reserves {reserved_bytes}"
+            ),
+            StepError::Carve(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for StepError {}
+
+impl From<CarveError> for StepError {
+    fn from(e: CarveError) -> Self {
+        StepError::Carve(e)
+    }
+}
+
+impl From<StepError> for CarveError {
+    /// A step no larger than its reservation fails only as a carve does; a
+    /// larger one reads as a region too short for it.
+    fn from(e: StepError) -> Self {
+        match e {
+            StepError::Carve(c) => c,
+            StepError::TooLarge {
+                arena,
+                buffer,
+                step_bytes,
+                reserved_bytes,
+            } => CarveError::TooShort {
+                arena,
+                field: buffer,
+                needed: step_bytes,
+                available: reserved_bytes,
+            },
+        }
+    }
+}

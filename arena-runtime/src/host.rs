@@ -4,7 +4,7 @@ use std::alloc::{self, Layout as AllocLayout};
 use std::ptr::NonNull;
 
 use crate::Arena;
-use crate::error::CarveError;
+use crate::error::{CarveError, StepError};
 use crate::layout::{Host, Layout};
 
 /// The byte every guard gap and padding byte holds while untouched.
@@ -155,6 +155,20 @@ impl<A: Arena> HostSlab<A> {
         self.arena
             .carve_with::<Host>(self.bytes.as_mut_slice(), self.guard)
             .expect("the slab was carved once when it was allocated")
+    }
+
+    /// The views of `step`, the same arena sized for one forward step (for
+    /// example `X::try_from_config_with(&levers, &config, 37)`), carved from
+    /// this slab's reservation: every view starts at its reserved offset and
+    /// has the step's length; guards stay after the reservations. A step
+    /// buffer larger than its reservation is a [`StepError::TooLarge`] naming
+    /// the arena, the buffer and both sizes; the slab stays usable.
+    ///
+    /// The views borrow `step` as well as the slab (a one-of region's views
+    /// read its alternatives' step sizes when they are taken).
+    pub fn views_for<'s>(&'s mut self, step: &'s A) -> Result<A::Views<'s, Host>, StepError> {
+        self.arena
+            .carve_step::<Host>(step, self.bytes.as_mut_slice(), self.guard)
     }
 
     /// The arena this slab was allocated for.

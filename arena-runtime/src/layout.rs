@@ -1,6 +1,6 @@
 //! Where every buffer sits in the one allocation of an arena.
 
-use crate::error::{CarveError, SizeError};
+use crate::error::{CarveError, SizeError, StepError};
 
 /// Places buffers one after another at aligned offsets. A zero-size buffer
 /// takes no space; `guard` bytes are left after every non-empty buffer.
@@ -214,6 +214,20 @@ impl<'a, M: Memory> Carver<'a, M> {
         self.take::<T>(field, bytes, align)
     }
 
+    /// The next field's view for a step: placed where `reserved` bytes are
+    /// reserved for it, `step` bytes long; a step larger than its
+    /// reservation is an error naming the field.
+    pub fn next_step<T: bytemuck::Pod>(
+        &mut self,
+        reserved: usize,
+        step: usize,
+    ) -> Result<M::Slice<'a, T>, StepError> {
+        let (field, align) = self.next_field();
+        let piece = self.take_bytes(field, reserved, align)?;
+        let piece = step_piece::<M>(self.arena, field, piece, reserved, step)?;
+        Ok(cast::<M, T>(self.arena, field, piece)?)
+    }
+
     /// The next `bytes` bytes at an offset aligned to `align`.
     pub fn take_bytes(
         &mut self,
@@ -255,6 +269,25 @@ impl<'a, M: Memory> Carver<'a, M> {
         let piece = self.take_bytes(field, bytes, align)?;
         cast::<M, T>(self.arena, field, piece)
     }
+}
+
+/// The first `step` bytes of `piece`, the `reserved` bytes of `field`.
+pub fn step_piece<'a, M: Memory>(
+    arena: &'static str,
+    field: &'static str,
+    piece: M::Bytes<'a>,
+    reserved: usize,
+    step: usize,
+) -> Result<M::Bytes<'a>, StepError> {
+    if step > reserved {
+        return Err(StepError::TooLarge {
+            arena,
+            buffer: field,
+            step_bytes: step,
+            reserved_bytes: reserved,
+        });
+    }
+    Ok(M::split_at(piece, step).0)
 }
 
 /// Views `bytes` as elements of `T`, naming the field on failure.

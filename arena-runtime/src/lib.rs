@@ -14,7 +14,7 @@ mod layout;
 mod levers;
 mod meta;
 
-pub use error::{CarveError, Fault, SizeError};
+pub use error::{CarveError, Fault, SizeError, StepError};
 pub use host::{GUARD_BYTE, GuardError, HostSlab};
 pub use layout::{Carver, Cursor, Host, Layout, Memory, Placement};
 pub use levers::{LeverInfo, Levers, bool_lever, parsed_lever};
@@ -69,6 +69,10 @@ pub trait Arena: Sized {
     where
         Self: 'a;
 
+    /// The step dimensions of the buffers declared with `shape = [...]`
+    /// (`XShapes`, from `X::try_step_with`).
+    type Shapes: Copy + Default + core::fmt::Debug + PartialEq;
+
     /// Every field zero: what a gated-off nested region holds.
     fn empty() -> Self;
 
@@ -86,13 +90,29 @@ pub trait Arena: Sized {
         let _ = out;
     }
 
+    /// Carves `region`, laid out for the reserved sizes `self`, into the
+    /// views of the smaller `step` (the same arena sized for one step): each
+    /// view starts at its reserved offset and has the step's length; nested
+    /// and one-of regions follow their own step sizes. A step buffer larger
+    /// than its reservation is a [`StepError::TooLarge`] naming it. `guard`
+    /// bytes follow every top-level reservation.
+    fn carve_step<'a, M: Memory>(
+        &'a self,
+        step: &'a Self,
+        region: M::Bytes<'a>,
+        guard: usize,
+    ) -> Result<Self::Views<'a, M>, StepError>;
+
     /// Carves `region` (at least the slab's size, aligned to [`Arena::ALIGN`])
     /// into views, with `guard` bytes after every top-level buffer.
     fn carve_with<'a, M: Memory>(
         &'a self,
         region: M::Bytes<'a>,
         guard: usize,
-    ) -> Result<Self::Views<'a, M>, CarveError>;
+    ) -> Result<Self::Views<'a, M>, CarveError> {
+        self.carve_step::<M>(self, region, guard)
+            .map_err(CarveError::from)
+    }
 
     /// Carves `region` into views; see [`Arena::carve_with`].
     fn carve<'a, M: Memory>(
@@ -237,7 +257,7 @@ pub mod __private {
             Checked, ceil16, clamp, div_ceil, int, max, min, n, round_up, wide,
         };
     }
-    pub use crate::layout::{Carver, alternative, cast, slab};
+    pub use crate::layout::{Carver, alternative, cast, slab, step_piece};
     pub use crate::levers::{bool_lever, parsed_lever};
     pub use half::{bf16, f16};
     pub use std::result::Result;

@@ -23,16 +23,44 @@ A [`SizeError`](::arena::SizeError) naming the field and its formula when a form
         config: &ModelConfig,
         max_batch_tokens: usize,
     ) -> ::arena::__private::Result<Self, ::arena::SizeError> {
-        Self::__arena_build::<false>(__arena_levers, config, max_batch_tokens, &mut 0)
+        Self::__arena_build::<
+            false,
+            false,
+        >(
+            __arena_levers,
+            config,
+            max_batch_tokens,
+            &mut 0,
+            &mut ::core::default::Default::default(),
+        )
     }
-    /// The sizing; a parent arena (`__ARENA_SLAB`) also gets the slab's bytes.
+    /**Sizes [`Scratch`] for one step, as [`Scratch::try_from_config_with`], and gives the step's dimensions of every buffer declared with `shape = [...]` ([`ScratchShapes`]), computed by the same sizing: a kernel launch reads them instead of recomputing them. The views of the step come from [`HostSlab::views_for`](::arena::HostSlab::views_for).
+
+# Errors
+
+As [`Scratch::try_from_config_with`].*/
+    pub fn try_step_with(
+        __arena_levers: &::arena::Levers,
+        config: &ModelConfig,
+        max_batch_tokens: usize,
+    ) -> ::arena::__private::Result<(Self, ScratchShapes), ::arena::SizeError> {
+        let mut shapes = ScratchShapes::default();
+        let sized = Self::__arena_build::<
+            false,
+            true,
+        >(__arena_levers, config, max_batch_tokens, &mut 0, &mut shapes)?;
+        ::arena::__private::Result::Ok((sized, shapes))
+    }
+    /// The sizing; a parent arena (`__ARENA_SLAB`) also gets the
+    /// slab's bytes, `try_step_with` (`__ARENA_SHAPES`) the dimensions.
     #[doc(hidden)]
     #[inline]
-    pub fn __arena_build<const __ARENA_SLAB: bool>(
+    pub fn __arena_build<const __ARENA_SLAB: bool, const __ARENA_SHAPES: bool>(
         __arena_levers: &::arena::Levers,
         config: &ModelConfig,
         max_batch_tokens: usize,
         __arena_slab: &mut usize,
+        __arena_shapes: &mut ScratchShapes,
     ) -> ::arena::__private::Result<Self, ::arena::SizeError> {
         use ::arena::__private::formula::{ceil16, div_ceil, max, min, n, wide};
         let __arena = ::arena::__private::Sizing::new("Scratch");
@@ -56,8 +84,14 @@ A [`SizeError`](::arena::SizeError) naming the field and its formula when a form
             )?;
         let hidden_states: usize = __arena
             .size("hidden_states", "2 * M * h", n(2) * M * h)?;
+        if __ARENA_SHAPES {
+            __arena_shapes.hidden_states = [M, h];
+        }
         let mlp_up: usize = __arena
             .size("mlp_up", "2 * ceil16(M) * K", n(2) * ceil16(M) * K)?;
+        if __ARENA_SHAPES {
+            __arena_shapes.mlp_up = [__arena.size("mlp_up", "ceil16(M)", ceil16(M))?, K];
+        }
         let router_logits: usize = __arena
             .size(
                 "router_logits",
@@ -68,11 +102,15 @@ A [`SizeError`](::arena::SizeError) naming the field and its formula when a form
                     n(256)
                 },
             )?;
-        let router_in_f32: usize = if DEMO_FP32_ROUTER && config.num_experts > 0 {
+        let __arena_on_router_in_f32: bool = DEMO_FP32_ROUTER && config.num_experts > 0;
+        let router_in_f32: usize = if __arena_on_router_in_f32 {
             __arena.size("router_in_f32", "4 * M * h", n(4) * M * h)?
         } else {
             0
         };
+        if __ARENA_SHAPES && __arena_on_router_in_f32 {
+            __arena_shapes.router_in_f32 = [M, h];
+        }
         let fp8_scales: usize = if DEMO_FP8_SCALES {
             __arena
                 .size(
@@ -89,7 +127,16 @@ A [`SizeError`](::arena::SizeError) naming the field and its formula when a form
                 "2 * min(M, 256) * config.vocab_size",
                 n(2) * min(M, 256) * config.vocab_size,
             )?;
+        if __ARENA_SHAPES {
+            __arena_shapes.logits = [
+                __arena.size("logits", "min(M, 256)", min(M, 256))?,
+                __arena.size("logits", "config.vocab_size", n(config.vocab_size))?,
+            ];
+        }
         let norm_unit_w: usize = __arena.size("norm_unit_w", "2 * h", n(2) * h)?;
+        if __ARENA_SHAPES {
+            __arena_shapes.norm_unit_w = [h];
+        }
         if __ARENA_SLAB {
             *__arena_slab = ::arena::__private::slab::<
                 Self,
@@ -235,6 +282,7 @@ impl ::arena::Arena for Scratch {
         },
     ];
     type Views<'a, M: ::arena::Memory> = ScratchViews<'a, M> where Self: 'a;
+    type Shapes = ScratchShapes;
     fn empty() -> Self {
         Self {
             hidden_states: ::core::default::Default::default(),
@@ -277,21 +325,29 @@ impl ::arena::Arena for Scratch {
         out.push("DEMO_FP8_SCALES");
         out.push("DEMO_FP32_ROUTER");
     }
-    fn carve_with<'a, M: ::arena::Memory>(
+    fn carve_step<'a, M: ::arena::Memory>(
         &'a self,
+        step: &'a Self,
         region: M::Bytes<'a>,
         guard: usize,
-    ) -> ::arena::__private::Result<Self::Views<'a, M>, ::arena::CarveError> {
+    ) -> ::arena::__private::Result<Self::Views<'a, M>, ::arena::StepError> {
         let mut __arena_carver = ::arena::__private::Carver::<
             M,
         >::of::<Self>(region, guard);
-        let hidden_states = __arena_carver.next::<::arena::bf16>(self.hidden_states)?;
-        let mlp_up = __arena_carver.next::<::arena::bf16>(self.mlp_up)?;
-        let router_logits = __arena_carver.next::<f32>(self.router_logits)?;
-        let router_in_f32 = __arena_carver.next::<f32>(self.router_in_f32)?;
-        let fp8_scales = __arena_carver.next::<f32>(self.fp8_scales)?;
-        let logits = __arena_carver.next::<::arena::bf16>(self.logits)?;
-        let norm_unit_w = __arena_carver.next::<::arena::bf16>(self.norm_unit_w)?;
+        let hidden_states = __arena_carver
+            .next_step::<::arena::bf16>(self.hidden_states, step.hidden_states)?;
+        let mlp_up = __arena_carver
+            .next_step::<::arena::bf16>(self.mlp_up, step.mlp_up)?;
+        let router_logits = __arena_carver
+            .next_step::<f32>(self.router_logits, step.router_logits)?;
+        let router_in_f32 = __arena_carver
+            .next_step::<f32>(self.router_in_f32, step.router_in_f32)?;
+        let fp8_scales = __arena_carver
+            .next_step::<f32>(self.fp8_scales, step.fp8_scales)?;
+        let logits = __arena_carver
+            .next_step::<::arena::bf16>(self.logits, step.logits)?;
+        let norm_unit_w = __arena_carver
+            .next_step::<::arena::bf16>(self.norm_unit_w, step.norm_unit_w)?;
         ::arena::__private::Result::Ok(ScratchViews {
             hidden_states,
             mlp_up,
@@ -336,4 +392,18 @@ Bytes: `2 * h` (not in total; zeroed)*/
     pub norm_unit_w: M::Slice<'a, ::arena::bf16>,
     #[doc(hidden)]
     pub __arena_marker: ::core::marker::PhantomData<(&'a (), fn() -> M)>,
+}
+///The dimensions of every buffer of [`Scratch`] declared with `shape = [...]`, as [`Scratch::try_step_with`] computes them; all 0 for a buffer that is off.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ScratchShapes {
+    ///`[M, h]`
+    pub hidden_states: [usize; 2usize],
+    ///`[ceil16(M), K]`
+    pub mlp_up: [usize; 2usize],
+    ///`[M, h]`
+    pub router_in_f32: [usize; 2usize],
+    ///`[min(M, 256), config.vocab_size]`
+    pub logits: [usize; 2usize],
+    ///`[h]`
+    pub norm_unit_w: [usize; 1usize],
 }
