@@ -1273,20 +1273,20 @@ fn carve_body(m: &Model) -> TokenStream {
             #rt::Result::Ok(#views { __arena: self, __step: step, __region: __arena_region })
         };
     }
-    let takes = carved_fields(m).map(|(_, f)| {
+    let takes = carved_fields(m).map(|(i, f)| {
         let n = &f.ident;
         match model::role(f) {
             Some(Role::Nested { .. }) => quote! {
                 let #n = ::arena::Arena::carve_step::<M>(
                     &self.#n.inner,
                     &step.#n.inner,
-                    __arena_carver.next_bytes(self.#n.bytes)?,
+                    __arena_carver.region(&Self::BUFFERS[#i], self.#n.bytes)?,
                     0,
                 )?;
             },
             _ => {
                 let t = view_elem(f);
-                quote!(let #n = __arena_carver.next_step::<#t>(self.#n, step.#n)?;)
+                quote!(let #n = __arena_carver.step::<#t>(&Self::BUFFERS[#i], self.#n, step.#n)?;)
             }
         }
     });

@@ -133,15 +133,19 @@ impl Memory for Host {
     type Bytes<'a> = &'a mut [u8];
     type Slice<'a, T: bytemuck::Pod> = &'a mut [T];
 
+    #[inline]
     fn len(bytes: &Self::Bytes<'_>) -> usize {
         bytes.len()
     }
+    #[inline]
     fn split_at(bytes: Self::Bytes<'_>, mid: usize) -> (Self::Bytes<'_>, Self::Bytes<'_>) {
         bytes.split_at_mut(mid)
     }
+    #[inline]
     fn reborrow<'b>(bytes: &'b mut Self::Bytes<'_>) -> Self::Bytes<'b> {
         bytes
     }
+    #[inline]
     fn cast<T: bytemuck::Pod>(bytes: Self::Bytes<'_>) -> Result<Self::Slice<'_, T>, usize> {
         if bytes.is_empty() {
             return Ok(&mut []);
@@ -158,11 +162,8 @@ pub struct Carver<'a, M: Memory> {
     consumed: usize,
     available: usize,
     cursor: Cursor,
-    /// For [`Carver::of`]: the arena's fields and alignment, and the next
-    /// field to carve.
-    fields: &'static [crate::BufferInfo],
+    /// For [`Carver::of`]: the arena's alignment.
     align: usize,
-    next: usize,
 }
 
 impl<'a, M: Memory> Carver<'a, M> {
@@ -175,60 +176,47 @@ impl<'a, M: Memory> Carver<'a, M> {
             consumed: 0,
             available,
             cursor: Cursor::new(guard),
-            fields: &[],
             align: 1,
-            next: 0,
         }
     }
 
-    /// A carver over `region` that hands out the carved fields of the arena
-    /// `A` in order ([`Carver::next`]), each at its alignment.
+    /// A carver over `region` for the fields of the arena `A`
+    /// ([`Carver::step`], [`Carver::region`]), each at its alignment in `A`.
     pub fn of<A: crate::Arena>(region: M::Bytes<'a>, guard: usize) -> Self {
         Carver {
-            fields: A::BUFFERS,
             align: A::ALIGN,
             ..Self::new(A::NAME, region, guard)
         }
     }
 
-    /// The next carved field of the arena (see [`Carver::of`]): its name and alignment.
-    fn next_field(&mut self) -> (&'static str, usize) {
-        while let Some(info) = self.fields.get(self.next) {
-            self.next += 1;
-            if info.is_carved() {
-                return (info.name, info.align_in(self.align));
-            }
-        }
-        ("", self.align)
+    /// The `bytes` bytes of `field`, a nested region, at its alignment.
+    #[inline]
+    pub fn region(
+        &mut self,
+        field: &'static crate::BufferInfo,
+        bytes: usize,
+    ) -> Result<M::Bytes<'a>, CarveError> {
+        self.take_bytes(field.name, bytes, field.align_in(self.align))
     }
 
-    /// The next field's `bytes` bytes, for a nested region.
-    pub fn next_bytes(&mut self, bytes: usize) -> Result<M::Bytes<'a>, CarveError> {
-        let (field, align) = self.next_field();
-        self.take_bytes(field, bytes, align)
-    }
-
-    /// The next field as a typed view of `bytes` bytes.
-    pub fn next<T: bytemuck::Pod>(&mut self, bytes: usize) -> Result<M::Slice<'a, T>, CarveError> {
-        let (field, align) = self.next_field();
-        self.take::<T>(field, bytes, align)
-    }
-
-    /// The next field's view for a step: placed where `reserved` bytes are
+    /// The view of `field` for a step: placed where `reserved` bytes are
     /// reserved for it, `step` bytes long; a step larger than its
     /// reservation is an error naming the field.
-    pub fn next_step<T: bytemuck::Pod>(
+    #[inline]
+    pub fn step<T: bytemuck::Pod>(
         &mut self,
+        field: &'static crate::BufferInfo,
         reserved: usize,
         step: usize,
     ) -> Result<M::Slice<'a, T>, StepError> {
-        let (field, align) = self.next_field();
+        let (field, align) = (field.name, field.align_in(self.align));
         let piece = self.take_bytes(field, reserved, align)?;
         let piece = step_piece::<M>(self.arena, field, piece, reserved, step)?;
         Ok(cast::<M, T>(self.arena, field, piece)?)
     }
 
     /// The next `bytes` bytes at an offset aligned to `align`.
+    #[inline]
     pub fn take_bytes(
         &mut self,
         field: &'static str,
@@ -236,30 +224,34 @@ impl<'a, M: Memory> Carver<'a, M> {
         align: usize,
     ) -> Result<M::Bytes<'a>, CarveError> {
         let arena = self.arena;
-        let offset = self
-            .cursor
-            .place(bytes, align)
-            .ok_or(CarveError::Size(SizeError::SlabOverflow { arena, field }))?;
-        let too_short = CarveError::TooShort {
-            arena,
+        let Some(offset) = self.cursor.place(bytes, align) else {
+            return Err(CarveError::Size(SizeError::SlabOverflow { arena, field }));
+        };
+        let skip = offset - self.consumed;
+        match self.rest.take() {
+            Some(rest) if M::len(&rest) >= skip && M::len(&rest) - skip >= bytes => {
+                let (_, rest) = M::split_at(rest, skip);
+                let (piece, rest) = M::split_at(rest, bytes);
+                self.rest = Some(rest);
+                self.consumed = offset + bytes;
+                Ok(piece)
+            }
+            _ => Err(self.too_short(field, offset, bytes)),
+        }
+    }
+
+    #[cold]
+    fn too_short(&self, field: &'static str, offset: usize, bytes: usize) -> CarveError {
+        CarveError::TooShort {
+            arena: self.arena,
             field,
             needed: offset.saturating_add(bytes),
             available: self.available,
-        };
-        let rest = self.rest.take().ok_or(too_short.clone())?;
-        let skip = offset - self.consumed;
-        let len = M::len(&rest);
-        if len < skip || len - skip < bytes {
-            return Err(too_short);
         }
-        let (_, rest) = M::split_at(rest, skip);
-        let (piece, rest) = M::split_at(rest, bytes);
-        self.rest = Some(rest);
-        self.consumed = offset + bytes;
-        Ok(piece)
     }
 
     /// The next buffer as a typed view.
+    #[inline]
     pub fn take<T: bytemuck::Pod>(
         &mut self,
         field: &'static str,
@@ -272,6 +264,7 @@ impl<'a, M: Memory> Carver<'a, M> {
 }
 
 /// The first `step` bytes of `piece`, the `reserved` bytes of `field`.
+#[inline]
 pub fn step_piece<'a, M: Memory>(
     arena: &'static str,
     field: &'static str,
@@ -291,6 +284,7 @@ pub fn step_piece<'a, M: Memory>(
 }
 
 /// Views `bytes` as elements of `T`, naming the field on failure.
+#[inline]
 pub fn cast<'a, M: Memory, T: bytemuck::Pod>(
     arena: &'static str,
     field: &'static str,
@@ -322,6 +316,23 @@ pub fn alternative<'b, M: Memory>(
     Ok(M::split_at(M::reborrow(region), bytes).0)
 }
 
+/// The alignment (inside the arena) and name of each carved field of `A`,
+/// in order: `N` of them. Evaluated at compile time by [`slab`].
+pub const fn carved<A: crate::Arena, const N: usize>() -> [(&'static str, usize); N] {
+    let mut out = [("", 1); N];
+    let mut i = 0;
+    let mut k = 0;
+    while i < A::BUFFERS.len() && k < N {
+        let info = &A::BUFFERS[i];
+        if info.is_carved() {
+            out[k] = (info.name, info.align_in(A::ALIGN));
+            k += 1;
+        }
+        i += 1;
+    }
+    out
+}
+
 /// The slab's bytes of the arena `A` whose carved fields, in order, have
 /// `bytes`: each at its alignment, a zero-size field taking no space; the
 /// widest alternative for a one-of arena. A slab past `usize::MAX` is a
@@ -331,14 +342,10 @@ pub fn slab<A: crate::Arena, const N: usize>(bytes: [usize; N]) -> Result<usize,
     if A::ONE_OF {
         return Ok(bytes.into_iter().max().unwrap_or(0));
     }
+    let fields = const { carved::<A, N>() };
     let mut cursor = Cursor::new(0);
-    let mut k = 0;
-    for info in A::BUFFERS {
-        if !info.is_carved() || k >= N {
-            continue;
-        }
-        cursor.fit(A::NAME, info.name, bytes[k], info.align_in(A::ALIGN))?;
-        k += 1;
+    for ((name, align), b) in fields.into_iter().zip(bytes) {
+        cursor.fit(A::NAME, name, b, align)?;
     }
     Ok(cursor.end())
 }

@@ -150,6 +150,47 @@ fn layout_and_carving(c: &mut Criterion) {
     g.finish();
 }
 
+/// One forward step: size the arena for the step's tokens and carve its
+/// views out of the slab reserved for `M`.
+fn step_views(c: &mut Criterion) {
+    let config = ModelConfig::qwen3_next_80b_nvfp4();
+    let levers = Levers::new();
+    let t = Target::DEFAULT;
+    let reserved = BufferSizes::try_from_config_with(&levers, &config, M, S, B, N, &t).unwrap();
+    let mut slab = HostSlab::new(reserved).unwrap();
+    let mut g = c.benchmark_group("step/qwen3_next");
+    g.bench_function("size_and_carve_37", |b| {
+        b.iter(|| {
+            let step = BufferSizes::try_from_config_with(
+                black_box(&levers),
+                black_box(&config),
+                black_box(37),
+                black_box(S),
+                black_box(B),
+                black_box(N),
+                black_box(&t),
+            )
+            .unwrap();
+            let v = slab.views_for(&step).unwrap();
+            black_box(v.hidden_states.len() + v.ssm_rowwise_w_bf16.len())
+        })
+    });
+    g.bench_function("size_with_shapes_37", |b| {
+        b.iter(|| {
+            BufferSizes::try_step_with(
+                black_box(&levers),
+                black_box(&config),
+                black_box(37),
+                black_box(S),
+                black_box(B),
+                black_box(N),
+                black_box(&t),
+            )
+        })
+    });
+    g.finish();
+}
+
 fn config() -> Criterion {
     Criterion::default()
         .warm_up_time(Duration::from_secs(1))
@@ -159,6 +200,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = benches;
     config = config();
-    targets = from_config, sub_layouts, layout_and_carving
+    targets = from_config, sub_layouts, layout_and_carving, step_views
 }
 criterion_main!(benches);

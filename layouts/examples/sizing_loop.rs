@@ -40,7 +40,7 @@ const VARIANTS: [&str; 8] = [
 
 fn usage() -> ! {
     eprintln!(
-        "usage: sizing_loop <{}> <qwen3_next|deepseek_v4> <calls>\n       sizing_loop time <qwen3_next|deepseek_v4> [rounds]",
+        "usage: sizing_loop <{}|carve|step> <qwen3_next|deepseek_v4> <calls>\n       sizing_loop time <qwen3_next|deepseek_v4> [rounds]",
         VARIANTS.join("|")
     );
     std::process::exit(2);
@@ -118,6 +118,32 @@ fn run(variant: &str, config: &ModelConfig, calls: usize) {
             black_box(config),
             black_box(M),
         )),
+        "carve" => {
+            let sizes = BufferSizes::try_from_config_with(&levers, config, M, S, B, N, &t).unwrap();
+            let mut slab = arena::HostSlab::new(sizes).unwrap();
+            for _ in 0..calls {
+                let v = slab.views();
+                black_box(v.hidden_states.len() + v.ssm_rowwise_w_bf16.len());
+            }
+        }
+        "step" => {
+            let sizes = BufferSizes::try_from_config_with(&levers, config, M, S, B, N, &t).unwrap();
+            let mut slab = arena::HostSlab::new(sizes).unwrap();
+            for _ in 0..calls {
+                let step = BufferSizes::try_from_config_with(
+                    black_box(&levers),
+                    black_box(config),
+                    black_box(37),
+                    black_box(S),
+                    black_box(B),
+                    black_box(N),
+                    black_box(&t),
+                )
+                .unwrap();
+                let v = slab.views_for(&step).unwrap();
+                black_box(v.hidden_states.len() + v.ssm_rowwise_w_bf16.len());
+            }
+        }
         other => {
             eprintln!("unknown variant {other:?}");
             usage()

@@ -335,19 +335,27 @@ impl ::arena::Arena for Scratch {
             M,
         >::of::<Self>(region, guard);
         let hidden_states = __arena_carver
-            .next_step::<::arena::bf16>(self.hidden_states, step.hidden_states)?;
+            .step::<
+                ::arena::bf16,
+            >(&Self::BUFFERS[0usize], self.hidden_states, step.hidden_states)?;
         let mlp_up = __arena_carver
-            .next_step::<::arena::bf16>(self.mlp_up, step.mlp_up)?;
+            .step::<::arena::bf16>(&Self::BUFFERS[1usize], self.mlp_up, step.mlp_up)?;
         let router_logits = __arena_carver
-            .next_step::<f32>(self.router_logits, step.router_logits)?;
+            .step::<
+                f32,
+            >(&Self::BUFFERS[2usize], self.router_logits, step.router_logits)?;
         let router_in_f32 = __arena_carver
-            .next_step::<f32>(self.router_in_f32, step.router_in_f32)?;
+            .step::<
+                f32,
+            >(&Self::BUFFERS[3usize], self.router_in_f32, step.router_in_f32)?;
         let fp8_scales = __arena_carver
-            .next_step::<f32>(self.fp8_scales, step.fp8_scales)?;
+            .step::<f32>(&Self::BUFFERS[4usize], self.fp8_scales, step.fp8_scales)?;
         let logits = __arena_carver
-            .next_step::<::arena::bf16>(self.logits, step.logits)?;
+            .step::<::arena::bf16>(&Self::BUFFERS[5usize], self.logits, step.logits)?;
         let norm_unit_w = __arena_carver
-            .next_step::<::arena::bf16>(self.norm_unit_w, step.norm_unit_w)?;
+            .step::<
+                ::arena::bf16,
+            >(&Self::BUFFERS[6usize], self.norm_unit_w, step.norm_unit_w)?;
         ::arena::__private::Result::Ok(ScratchViews {
             hidden_states,
             mlp_up,
