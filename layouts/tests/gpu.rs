@@ -327,3 +327,66 @@ fn one_allocation_against_46() {
         sizes.slab_bytes().unwrap()
     );
 }
+
+const FILL: &str = r#"
+extern "C" __global__ void fill_rows(unsigned short* p, int rows, int cols, unsigned short v) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < rows * cols) { p[i] = v; }
+}
+"#;
+
+/// A step's views on the device: a kernel launched with the step's shape
+/// (from `try_step_with`) writes exactly the step's rows of the reserved
+/// buffer; the rest of the reservation and the guards are untouched; a step
+/// past the reservation is an error, and the slab stays usable.
+#[test]
+fn step_views_on_the_device() {
+    let Some((ctx, stream)) = device() else {
+        return;
+    };
+    let mut slab = DeviceSlab::with_guard(qwen3_next(8192), &stream, 256).unwrap();
+    let f = ctx
+        .load_module(compile_ptx(FILL).unwrap())
+        .unwrap()
+        .load_function("fill_rows")
+        .unwrap();
+    let (step, shapes) = BufferSizes::try_step_with(
+        &Levers::new(),
+        &ModelConfig::qwen3_next_80b_nvfp4(),
+        37,
+        32_768,
+        16,
+        64,
+        &Target::DEFAULT,
+    )
+    .unwrap();
+    let [rows, cols] = shapes.hidden_states;
+    let reserved = slab.layout().get("hidden_states").unwrap().clone();
+    {
+        let mut v = slab.views_for(&step).unwrap();
+        assert_eq!(v.hidden_states.len(), rows * cols);
+        let (r, c) = (i32::try_from(rows).unwrap(), i32::try_from(cols).unwrap());
+        let value: u16 = 0x3f80; // bf16 1.0
+        let mut launch = stream.launch_builder(&f);
+        launch.arg(&mut v.hidden_states);
+        launch.arg(&r);
+        launch.arg(&c);
+        launch.arg(&value);
+        // SAFETY: the kernel writes rows * cols elements, the view's length.
+        unsafe { launch.launch(LaunchConfig::for_num_elems(u32::try_from(rows * cols).unwrap())) }
+            .unwrap();
+    }
+    let bytes: Vec<u8> = stream.clone_dtoh(slab.slab()).unwrap();
+    let region = &bytes[reserved.offset..reserved.end()];
+    let written = 2 * rows * cols;
+    assert!(region[..written].chunks(2).all(|b| b == [0x80, 0x3f]));
+    assert!(region[written..].iter().all(|&b| b == 0), "the rest of the reservation is untouched");
+    assert!(slab.check_guards().unwrap().is_ok());
+    let too_big = qwen3_next(8193);
+    assert!(slab.views_for(&too_big).is_err());
+    assert_eq!(slab.views().hidden_states.len(), 8192 * 2048);
+    println!(
+        "gpu: a step of {rows} tokens wrote {written} bytes into a {}-byte reservation; guards intact",
+        reserved.bytes
+    );
+}
