@@ -373,14 +373,21 @@ fn step_views_on_the_device() {
         launch.arg(&c);
         launch.arg(&value);
         // SAFETY: the kernel writes rows * cols elements, the view's length.
-        unsafe { launch.launch(LaunchConfig::for_num_elems(u32::try_from(rows * cols).unwrap())) }
-            .unwrap();
+        unsafe {
+            launch.launch(LaunchConfig::for_num_elems(
+                u32::try_from(rows * cols).unwrap(),
+            ))
+        }
+        .unwrap();
     }
     let bytes: Vec<u8> = stream.clone_dtoh(slab.slab()).unwrap();
     let region = &bytes[reserved.offset..reserved.end()];
     let written = 2 * rows * cols;
     assert!(region[..written].chunks(2).all(|b| b == [0x80, 0x3f]));
-    assert!(region[written..].iter().all(|&b| b == 0), "the rest of the reservation is untouched");
+    assert!(
+        region[written..].iter().all(|&b| b == 0),
+        "the rest of the reservation is untouched"
+    );
     assert!(slab.check_guards().unwrap().is_ok());
     let too_big = qwen3_next(8193);
     assert!(slab.views_for(&too_big).is_err());
