@@ -3,7 +3,7 @@
 
 pub use arena_macros::Arena;
 pub use arena_runtime::{
-    Arena, BufferInfo, CarveError, Cursor, Fault, FieldKind, GUARD_BYTE, GuardError, Host,
+    Arena, BufferInfo, CarveError, Carving, Cursor, Fault, FieldKind, GUARD_BYTE, GuardError, Host,
     HostSlab, Layout, LeverInfo, Levers, Memory, Placement, Region, SizeError, StepError, bf16,
     f16,
 };

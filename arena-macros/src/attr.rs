@@ -45,6 +45,14 @@ pub struct Let {
     pub formula: Formula,
 }
 
+/// `live = phase` or `live = first..=last`.
+pub struct Live {
+    pub first: Ident,
+    pub last: Option<Ident>,
+    /// `..` (exclusive) was written instead of `..=`: reported.
+    pub exclusive: Option<Span>,
+}
+
 /// `lever(NAME [, default = bool] [, parse = path])`.
 pub struct Lever {
     pub name: Ident,
@@ -60,6 +68,8 @@ pub struct StructAttrs {
     pub align: Option<(usize, Span)>,
     pub one_of: Option<Span>,
     pub when: Option<Formula>,
+    /// `phases(a, b, c)`: the ordered phases of a forward pass.
+    pub phases: Option<(Span, Vec<Ident>)>,
     /// An item failed to parse: names it would have declared are unknown, so
     /// the formulas are not checked against them (no follow-on errors).
     pub incomplete: bool,
@@ -144,6 +154,7 @@ pub struct FieldAttrs {
     pub nested: Slot<Vec<Formula>>,
     pub trim: Slot<Ident>,
     pub value: Slot<Formula>,
+    pub live: Slot<Live>,
     /// An item failed to parse or had an unknown key: the field's intent is
     /// unknown, so rules about missing keys are not checked.
     pub incomplete: bool,
@@ -157,8 +168,11 @@ pub struct Field<'a> {
     pub attrs: FieldAttrs,
 }
 
-const STRUCT_KEYS: [&str; 6] = ["params", "let", "lever", "align", "one_of", "when"];
-const FIELD_KEYS: [&str; 11] = [
+const STRUCT_KEYS: [&str; 7] = [
+    "params", "let", "lever", "align", "one_of", "when", "phases",
+];
+const FIELD_KEYS: [&str; 12] = [
+    "live",
     "size",
     "shape",
     "dtype",
@@ -411,6 +425,26 @@ pub fn parse_struct_attrs(attrs: &[Attribute], errs: &mut Errors) -> StructAttrs
                     }
                     out.one_of = Some(key.span());
                 }
+                // phases(embed, attn, mlp, head): ordered phases
+                "phases" => {
+                    let content;
+                    syn::parenthesized!(content in input);
+                    let list =
+                        syn::punctuated::Punctuated::<Ident, Token![,]>::parse_terminated_with(
+                            &content,
+                            Ident::parse_any,
+                        )?;
+                    if out.phases.is_some() {
+                        errs.at(key.span(), "duplicate key `phases`");
+                    } else if list.is_empty() {
+                        errs.at(
+                            key.span(),
+                            "`phases(...)` needs at least one phase, e.g. `phases(attn, mlp)`",
+                        );
+                    } else {
+                        out.phases = Some((key.span(), list.into_iter().collect()));
+                    }
+                }
                 // when = formula: every field is 0 unless it holds
                 "when" => {
                     let f = eq_formula(input, &key)?;
@@ -580,6 +614,30 @@ pub fn parse_field_attrs(attrs: &[Attribute], errs: &mut Errors) -> FieldAttrs {
                     input.parse::<Token![=]>()?;
                     let name = input.call(Ident::parse_any)?;
                     out.trim.set(&key, name, errs);
+                }
+                // live = phase | live = first..=last
+                "live" => {
+                    input.parse::<Token![=]>()?;
+                    let first = input.call(Ident::parse_any)?;
+                    let (last, exclusive) = if input.peek(Token![..=]) {
+                        input.parse::<Token![..=]>()?;
+                        (Some(input.call(Ident::parse_any)?), None)
+                    } else if input.peek(Token![..]) {
+                        let dots = input.parse::<Token![..]>()?;
+                        let last = input.call(Ident::parse_any)?;
+                        (Some(last), Some(syn::spanned::Spanned::span(&dots)))
+                    } else {
+                        (None, None)
+                    };
+                    out.live.set(
+                        &key,
+                        Live {
+                            first,
+                            last,
+                            exclusive,
+                        },
+                        errs,
+                    );
                 }
                 // value = formula: computed, not carved
                 "value" => {

@@ -1192,7 +1192,7 @@ fn arena_impl(m: &Model, g: &Gen) -> TokenStream {
                 &'a self,
                 step: &'a Self,
                 region: M::Bytes<'a>,
-                guard: usize,
+                carving: ::arena::Carving,
             ) -> #rt::Result<Self::Views<'a, M>, ::arena::StepError> {
                 #carve
             }
@@ -1254,7 +1254,7 @@ fn carve_body(m: &Model) -> TokenStream {
             match model::role(f) {
                 Some(Role::Nested { .. }) => quote! {
                     let r = #rt::alternative::<M>(Self::NAME, #s, &mut __arena_region, self.#n.bytes)?;
-                    ::arena::Arena::carve_step::<M>(&self.#n.inner, &step.#n.inner, r, 0)?;
+                    ::arena::Arena::carve_step::<M>(&self.#n.inner, &step.#n.inner, r, ::arena::Carving::default())?;
                 },
                 _ => {
                     let t = view_elem(f);
@@ -1267,7 +1267,7 @@ fn carve_body(m: &Model) -> TokenStream {
             }
         });
         return quote! {
-            let _ = guard;
+            let _ = carving;
             let mut __arena_region = region;
             #(#checks)*
             #rt::Result::Ok(#views { __arena: self, __step: step, __region: __arena_region })
@@ -1281,7 +1281,7 @@ fn carve_body(m: &Model) -> TokenStream {
                     &self.#n.inner,
                     &step.#n.inner,
                     __arena_carver.region(&Self::BUFFERS[#i], self.#n.bytes)?,
-                    0,
+                    ::arena::Carving::default(),
                 )?;
             },
             _ => {
@@ -1292,7 +1292,7 @@ fn carve_body(m: &Model) -> TokenStream {
     });
     let names = carved_fields(m).map(|(_, f)| &f.ident);
     quote! {
-        let mut __arena_carver = #rt::Carver::<M>::of::<Self>(region, guard);
+        let mut __arena_carver = #rt::Carver::<M>::of::<Self>(region, carving.guard);
         #(#takes)*
         #rt::Result::Ok(#views { #(#names,)* __arena_marker: ::core::marker::PhantomData })
     }
@@ -1331,7 +1331,7 @@ fn views(m: &Model) -> TokenStream {
                         pub fn #n(&mut self) -> <#it as ::arena::Arena>::Views<'_, M> {
                             let r = #rt::alternative::<M>(<#ident as ::arena::Arena>::NAME, #s, &mut self.__region, self.__arena.#n.bytes)
                                 .expect("checked when the region was carved");
-                            ::arena::Arena::carve_step::<M>(&self.__arena.#n.inner, &self.__step.#n.inner, r, 0)
+                            ::arena::Arena::carve_step::<M>(&self.__arena.#n.inner, &self.__step.#n.inner, r, ::arena::Carving::default())
                                 .expect("checked when the region was carved")
                         }
                     }
@@ -1448,7 +1448,7 @@ fn stubs(m: &Model) -> TokenStream {
                 &'a self,
                 step: &'a Self,
                 region: M::Bytes<'a>,
-                guard: usize,
+                carving: ::arena::Carving,
             ) -> #rt::Result<Self::Views<'a, M>, ::arena::StepError> {
                 ::core::unreachable!()
             }

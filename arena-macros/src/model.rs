@@ -43,6 +43,9 @@ pub struct Model<'a> {
     pub align: usize,
     /// Lets and fields in an order where every name is computed before its use.
     pub order: Vec<Node>,
+    /// Each field's phase range, indices into `phases`: `None` without
+    /// `live` (every phase).
+    pub live: Vec<Option<(usize, usize)>>,
 }
 
 impl Model<'_> {
@@ -63,6 +66,14 @@ impl Model<'_> {
 
     pub fn one_of(&self) -> bool {
         self.attrs.one_of.is_some()
+    }
+
+    /// The declared phases, empty without `phases(...)`.
+    pub fn phases(&self) -> &[proc_macro2::Ident] {
+        self.attrs
+            .phases
+            .as_ref()
+            .map_or(&[], |(_, p)| p.as_slice())
     }
 }
 
@@ -134,14 +145,87 @@ pub fn build<'a>(input: &'a DeriveInput, errs: &mut Errors) -> Option<Model<'a>>
         fields,
         align,
         order: Vec::new(),
+        live: Vec::new(),
     };
     check_params(&model, errs);
     check_names(&model, errs);
     for f in &model.fields {
         check_field(&model, f, errs);
     }
+    model.live = check_phases(&model, errs);
     model.order = order(&model, errs);
     Some(model)
+}
+
+/// The phase range of every field, checked: phases declared once and not on
+/// a one-of arena, every `live` naming declared phases in order.
+fn check_phases(m: &Model, errs: &mut Errors) -> Vec<Option<(usize, usize)>> {
+    let phases = m.phases();
+    for (i, p) in phases.iter().enumerate() {
+        if phases[..i].contains(p) {
+            errs.at(p.span(), format!("phase `{p}` is declared twice"));
+        }
+    }
+    if let (Some((span, _)), Some(_)) = (&m.attrs.phases, m.attrs.one_of) {
+        errs.at(
+            *span,
+            "a `one_of` arena's alternatives already share one region: declare `phases` on the arena that holds it",
+        );
+    }
+    let names: Vec<String> = phases.iter().map(ToString::to_string).collect();
+    let index = |p: &Ident, errs: &mut Errors| -> Option<usize> {
+        let found = phases.iter().position(|q| q == p);
+        if found.is_none() {
+            let hint = did_you_mean(&p.to_string(), names.iter().map(String::as_str))
+                .map(|s| format!("; did you mean `{s}`?"))
+                .unwrap_or_else(|| format!("; the phases are {}", names.join(", ")));
+            errs.at(p.span(), format!("unknown phase `{p}`{hint}"));
+        }
+        found
+    };
+    m.fields
+        .iter()
+        .map(|f| {
+            let live = f.attrs.live.get()?;
+            let key = f.attrs.live.span.unwrap_or_else(|| live.first.span());
+            if phases.is_empty() {
+                errs.at(
+                    key,
+                    "`live` needs the struct's phases: declare them with `#[arena(phases(...))]`",
+                );
+                return None;
+            }
+            if f.attrs.value.get().is_some() {
+                errs.at(
+                    key,
+                    format!("`live` applies to buffers; `{}` is a `value` field, computed and not carved", f.ident),
+                );
+                return None;
+            }
+            if let Some(dots) = live.exclusive {
+                errs.at(dots, "a live range is inclusive: write `first..=last`");
+                return None;
+            }
+            let first = index(&live.first, errs);
+            let last = match &live.last {
+                Some(l) => index(l, errs),
+                None => first,
+            };
+            let (first, last) = (first?, last?);
+            if first > last {
+                let l = live.last.as_ref().unwrap_or(&live.first);
+                errs.at(
+                    live.first.span(),
+                    format!(
+                        "`live = {}..={l}` is empty: `{}` comes after `{l}` in `phases(...)`",
+                        live.first, live.first
+                    ),
+                );
+                return None;
+            }
+            Some((first, last))
+        })
+        .collect()
 }
 
 /// A field lever no struct attribute declares is an on/off lever, off when
@@ -300,6 +384,7 @@ fn check_field(m: &Model, f: &Field, errs: &mut Errors) {
             ("zeroed", key_span(&a.zeroed)),
             ("trim", key_span(&a.trim)),
         ];
+        // (`live` on a value field is reported with the phases.)
         for (k, s) in buffer_only {
             if let Some(s) = s {
                 errs.at(

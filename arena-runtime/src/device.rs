@@ -4,12 +4,12 @@
 
 use std::sync::Arc;
 
-use cudarc::driver::{CudaContext, CudaSlice, CudaStream, CudaViewMut, DriverError};
+use cudarc::driver::{CudaContext, CudaSlice, CudaStream, CudaViewMut, DeviceSlice, DriverError};
 
-use crate::Arena;
 use crate::error::{CarveError, SizeError, StepError};
 use crate::host::{GUARD_BYTE, GuardError, gaps};
 use crate::layout::{Layout, Memory};
+use crate::{Arena, Carving};
 
 pub use cudarc;
 
@@ -148,13 +148,34 @@ impl Memory for Device {
         // SAFETY: `typed` covers exactly `view`'s memory, consumed here.
         Ok(unsafe { extend(typed) })
     }
+
+    fn fill(bytes: &mut Self::Bytes<'_>, pattern: &[u8]) -> Result<(), String> {
+        if bytes.view.is_empty() || pattern.is_empty() {
+            return Ok(());
+        }
+        let stream = bytes.view.stream().clone();
+        if pattern == [0] {
+            return stream
+                .memset_zeros(&mut bytes.view)
+                .map_err(|e| e.to_string());
+        }
+        let host: Vec<u8> = pattern
+            .iter()
+            .cycle()
+            .take(bytes.view.len())
+            .copied()
+            .collect();
+        stream
+            .memcpy_htod(&host, &mut bytes.view)
+            .map_err(|e| e.to_string())
+    }
 }
 
 /// One device allocation holding every buffer of an arena.
 pub struct DeviceSlab<A: Arena> {
     arena: A,
     layout: Layout,
-    guard: usize,
+    carving: Carving,
     slab: CudaSlice<u8>,
     stream: Arc<CudaStream>,
 }
@@ -172,12 +193,23 @@ impl<A: Arena> DeviceSlab<A> {
         stream: &Arc<CudaStream>,
         guard: usize,
     ) -> Result<Self, DeviceError> {
+        Self::with_carving(arena, stream, Carving::guard(guard))
+    }
+
+    /// The slab carved as `carving` says: guards, planned or not, poison
+    /// (see [`crate::HostSlab::with_carving`]).
+    pub fn with_carving(
+        arena: A,
+        stream: &Arc<CudaStream>,
+        carving: Carving,
+    ) -> Result<Self, DeviceError> {
+        let guard = carving.guard;
         if A::REGION_ALIGN > 256 {
             return Err(DeviceError::Alignment {
                 needed: A::REGION_ALIGN,
             });
         }
-        let layout = arena.layout_with_guard(guard)?;
+        let layout = arena.layout_for(carving)?;
         let mut slab = stream.alloc_zeros::<u8>(layout.slab_bytes.max(1))?;
         if guard > 0 {
             let mut image = vec![0u8; slab.len()];
@@ -191,12 +223,14 @@ impl<A: Arena> DeviceSlab<A> {
                 view: slab.slice_mut(..),
                 offset: 0,
             };
-            arena.carve_with::<Device>(region, guard)?;
+            arena
+                .carve_step::<Device>(&arena, region, carving)
+                .map_err(CarveError::from)?;
         }
         Ok(DeviceSlab {
             arena,
             layout,
-            guard,
+            carving,
             slab,
             stream: stream.clone(),
         })
@@ -209,7 +243,12 @@ impl<A: Arena> DeviceSlab<A> {
             view: self.slab.slice_mut(..),
             offset: 0,
         };
-        self.arena.carve_step::<Device>(step, region, self.guard)
+        self.arena.carve_step::<Device>(step, region, self.carving)
+    }
+
+    /// Poison mode on or off, as [`crate::HostSlab::set_poison`].
+    pub fn set_poison(&mut self, on: bool) {
+        self.carving.poison = on;
     }
 
     /// Every buffer as a typed device view, all alive at once.
@@ -219,7 +258,7 @@ impl<A: Arena> DeviceSlab<A> {
             offset: 0,
         };
         self.arena
-            .carve_with::<Device>(region, self.guard)
+            .carve_step::<Device>(&self.arena, region, self.carving)
             .expect("the slab was carved once when it was allocated")
     }
 
@@ -245,7 +284,7 @@ impl<A: Arena> DeviceSlab<A> {
 
     /// Copies the slab back and names every buffer whose guard changed.
     pub fn check_guards(&self) -> Result<Result<(), GuardError>, DeviceError> {
-        if self.guard == 0 {
+        if self.carving.guard == 0 {
             return Ok(Ok(()));
         }
         let bytes = self.stream.clone_dtoh(&self.slab)?;

@@ -3,9 +3,9 @@
 use std::alloc::{self, Layout as AllocLayout};
 use std::ptr::NonNull;
 
-use crate::Arena;
 use crate::error::{CarveError, StepError};
 use crate::layout::{Host, Layout};
+use crate::{Arena, Carving};
 
 /// The byte every guard gap and padding byte holds while untouched.
 pub const GUARD_BYTE: u8 = 0xA5;
@@ -92,7 +92,7 @@ unsafe impl Sync for AlignedBytes {}
 pub struct HostSlab<A: Arena> {
     arena: A,
     layout: Layout,
-    guard: usize,
+    carving: Carving,
     bytes: AlignedBytes,
 }
 
@@ -130,14 +130,34 @@ impl<A: Arena> HostSlab<A> {
     /// Every byte outside a buffer holds [`GUARD_BYTE`]; [`HostSlab::check_guards`]
     /// names each buffer whose following bytes changed.
     pub fn with_guard(arena: A, guard: usize) -> Result<Self, CarveError> {
-        let layout = arena.layout_with_guard(guard)?;
+        Self::with_carving(arena, Carving::guard(guard))
+    }
+
+    /// The slab of an arena with phases laid out without sharing, every
+    /// buffer after the other (the same views, for comparison).
+    pub fn unplanned(arena: A) -> Result<Self, CarveError> {
+        Self::with_carving(
+            arena,
+            Carving {
+                unplanned: true,
+                ..Carving::default()
+            },
+        )
+    }
+
+    /// The slab carved as `carving` says: guards, planned or not, poison.
+    pub fn with_carving(arena: A, carving: Carving) -> Result<Self, CarveError> {
+        let guard = carving.guard;
+        let layout = arena.layout_for(carving)?;
         let mut bytes = AlignedBytes::zeroed(layout.slab_bytes, A::REGION_ALIGN.max(1));
         // Carve once: every later `views()` carves the same immutable arena.
-        arena.carve_with::<Host>(bytes.as_mut_slice(), guard)?;
+        arena
+            .carve_step::<Host>(&arena, bytes.as_mut_slice(), carving)
+            .map_err(CarveError::from)?;
         let mut slab = HostSlab {
             arena,
             layout,
-            guard,
+            carving,
             bytes,
         };
         if guard > 0 {
@@ -153,7 +173,7 @@ impl<A: Arena> HostSlab<A> {
     /// Every buffer of the arena as a typed view, all alive at once.
     pub fn views(&mut self) -> A::Views<'_, Host> {
         self.arena
-            .carve_with::<Host>(self.bytes.as_mut_slice(), self.guard)
+            .carve_step::<Host>(&self.arena, self.bytes.as_mut_slice(), self.carving)
             .expect("the slab was carved once when it was allocated")
     }
 
@@ -168,7 +188,15 @@ impl<A: Arena> HostSlab<A> {
     /// read its alternatives' step sizes when they are taken).
     pub fn views_for<'s>(&'s mut self, step: &'s A) -> Result<A::Views<'s, Host>, StepError> {
         self.arena
-            .carve_step::<Host>(step, self.bytes.as_mut_slice(), self.guard)
+            .carve_step::<Host>(step, self.bytes.as_mut_slice(), self.carving)
+    }
+
+    /// Turns poison mode on or off: when a phase's views are taken, every
+    /// buffer whose live range begins at that phase is filled with NaN (float
+    /// dtypes) or `0xA5` bytes, so a buffer read before it is written (a
+    /// `live` range cut short) shows. Arenas without phases are unaffected.
+    pub fn set_poison(&mut self, on: bool) {
+        self.carving.poison = on;
     }
 
     /// The arena this slab was allocated for.
@@ -195,7 +223,7 @@ impl<A: Arena> HostSlab<A> {
     /// Checks every guard gap; names each buffer that wrote past its end.
     /// Without guards (`HostSlab::new`) there is nothing to check.
     pub fn check_guards(&self) -> Result<(), GuardError> {
-        if self.guard == 0 {
+        if self.carving.guard == 0 {
             return Ok(());
         }
         check_gaps(A::NAME, &self.layout, self.bytes.as_slice())
@@ -203,14 +231,26 @@ impl<A: Arena> HostSlab<A> {
 }
 
 /// The bytes after each non-empty top-level buffer up to the next one (or the
-/// slab's end): where guards and padding live.
+/// slab's end) that no buffer covers: where guards and padding live. With
+/// planned offsets buffers of different phases overlap; a gap belongs to the
+/// buffer that ends last before it.
 pub(crate) fn gaps(layout: &Layout) -> Vec<(&'static str, usize, usize)> {
     let mut placed: Vec<_> = layout.placements.iter().filter(|p| p.bytes > 0).collect();
-    placed.sort_by_key(|p| p.offset);
+    placed.sort_by_key(|p| (p.offset, p.end()));
     let mut gaps = Vec::with_capacity(placed.len());
-    for (i, p) in placed.iter().enumerate() {
-        let next = placed.get(i + 1).map_or(layout.slab_bytes, |n| n.offset);
-        gaps.push((p.name, p.end(), next));
+    let mut last: Option<(&'static str, usize)> = None;
+    for p in &placed {
+        if let Some((name, end)) = last {
+            if p.offset > end {
+                gaps.push((name, end, p.offset));
+            }
+        }
+        if last.is_none_or(|(_, end)| p.end() >= end) {
+            last = Some((p.name, p.end()));
+        }
+    }
+    if let Some((name, end)) = last {
+        gaps.push((name, end, layout.slab_bytes.max(end)));
     }
     gaps
 }

@@ -123,6 +123,9 @@ pub trait Memory {
     fn reborrow<'b>(bytes: &'b mut Self::Bytes<'_>) -> Self::Bytes<'b>;
     /// Views `bytes` as elements of `T`; `Err(align)` when the start is not aligned.
     fn cast<T: bytemuck::Pod>(bytes: Self::Bytes<'_>) -> Result<Self::Slice<'_, T>, usize>;
+    /// Fills `bytes` with `pattern` repeated (for a phase's poison and
+    /// zeroing); a device error as text.
+    fn fill(bytes: &mut Self::Bytes<'_>, pattern: &[u8]) -> Result<(), String>;
 }
 
 /// Host memory: views are `&mut [T]`.
@@ -151,6 +154,19 @@ impl Memory for Host {
             return Ok(&mut []);
         }
         bytemuck::try_cast_slice_mut(bytes).map_err(|_| std::mem::align_of::<T>())
+    }
+
+    fn fill(bytes: &mut Self::Bytes<'_>, pattern: &[u8]) -> Result<(), String> {
+        match pattern {
+            [] => {}
+            [b] => bytes.fill(*b),
+            _ => {
+                for (d, s) in bytes.iter_mut().zip(pattern.iter().cycle()) {
+                    *d = *s;
+                }
+            }
+        }
+        Ok(())
     }
 }
 
@@ -333,6 +349,199 @@ pub const fn carved<A: crate::Arena, const N: usize>() -> [(&'static str, usize)
     out
 }
 
+/// The bytes a buffer is filled with when its first phase begins in poison
+/// mode: NaN for a float dtype, `0xA5` otherwise.
+pub const fn poison_pattern(dtype: &str) -> &'static [u8] {
+    match dtype.as_bytes() {
+        b"f32" => &[0x00, 0x00, 0xC0, 0x7F],
+        b"f64" => &[0, 0, 0, 0, 0, 0, 0xF8, 0x7F],
+        b"bf16" => &[0xC0, 0x7F],
+        b"f16" => &[0x00, 0x7E],
+        _ => &[0xA5],
+    }
+}
+
+/// The carved fields of `A` (their metadata), in order.
+pub const fn carved_infos<A: crate::Arena, const N: usize>() -> [&'static crate::BufferInfo; N] {
+    const NONE: crate::BufferInfo = crate::BufferInfo::buffer::<u8>("", "", "", "");
+    let mut out = [&NONE; N];
+    let mut i = 0;
+    let mut k = 0;
+    while i < A::BUFFERS.len() && k < N {
+        if A::BUFFERS[i].is_carved() {
+            out[k] = &A::BUFFERS[i];
+            k += 1;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The pieces of `region` for the buffers of `A` live in phase `phase`: the
+/// carved field `k` at `offsets[k]`, `step[k]` bytes long (of `reserved[k]`
+/// reserved); `None` for a field not live in the phase. With `fill`, a buffer
+/// whose first phase is `phase` is filled with its poison pattern when `fill`
+/// is `Some(true)` (poison mode), then zero-filled if `zeroed`; `None` only
+/// checks. No heap allocation.
+#[allow(clippy::type_complexity)]
+pub fn phase_pieces<'a, A: crate::Arena, M: Memory, const N: usize>(
+    region: M::Bytes<'a>,
+    phase: usize,
+    offsets: &[usize; N],
+    reserved: &[usize; N],
+    step: &[usize; N],
+    fill: Option<bool>,
+) -> Result<[Option<M::Bytes<'a>>; N], StepError> {
+    let infos = const { carved_infos::<A, N>() };
+    let ranges = const { carved_ranges::<A, N>() };
+    let mut order = [0usize; N];
+    let mut live = 0;
+    for k in 0..N {
+        if ranges[k].0 <= phase && phase <= ranges[k].1 {
+            order[live] = k;
+            live += 1;
+        }
+    }
+    let order = &mut order[..live];
+    order.sort_unstable_by_key(|&k| (offsets[k], k));
+    let mut out: [Option<M::Bytes<'a>>; N] = core::array::from_fn(|_| None);
+    let mut rest = Some(region);
+    let mut consumed = 0usize;
+    for &k in order.iter() {
+        let name = infos[k].name;
+        let too_short = || {
+            StepError::Carve(CarveError::TooShort {
+                arena: A::NAME,
+                field: name,
+                needed: offsets[k].saturating_add(reserved[k]),
+                available: consumed,
+            })
+        };
+        if reserved[k] == 0 {
+            let (empty, r) = M::split_at(rest.take().ok_or_else(too_short)?, 0);
+            rest = Some(r);
+            out[k] = Some(empty);
+            continue;
+        }
+        let skip = offsets[k].checked_sub(consumed).ok_or_else(too_short)?;
+        let r = rest.take().ok_or_else(too_short)?;
+        if M::len(&r) < skip || M::len(&r) - skip < reserved[k] {
+            return Err(too_short());
+        }
+        let (_, r) = M::split_at(r, skip);
+        let (piece, r) = M::split_at(r, reserved[k]);
+        rest = Some(r);
+        consumed = offsets[k] + reserved[k];
+        let mut piece = step_piece::<M>(A::NAME, name, piece, reserved[k], step[k])?;
+        if let (Some(poison), true) = (fill, ranges[k].0 == phase) {
+            let fill = |p: &mut M::Bytes<'_>, pattern: &[u8]| {
+                M::fill(p, pattern).map_err(|e| {
+                    StepError::Carve(CarveError::TooShort {
+                        arena: A::NAME,
+                        field: name,
+                        needed: 0,
+                        available: e.len(),
+                    })
+                })
+            };
+            if poison {
+                fill(&mut piece, poison_pattern(infos[k].dtype))?;
+            }
+            if infos[k].zeroed {
+                fill(&mut piece, &[0])?;
+            }
+        }
+        out[k] = Some(piece);
+    }
+    Ok(out)
+}
+
+/// The offsets of the carved fields of `A`, whose reserved bytes are
+/// `reserved`: planned for an arena with phases (unless `carving.unplanned`),
+/// else one after the other; `carving.guard` bytes after each.
+pub fn phase_offsets<A: crate::Arena, const N: usize>(
+    reserved: &[usize; N],
+    carving: crate::Carving,
+) -> Result<[usize; N], SizeError> {
+    let fields = const { carved::<A, N>() };
+    let mut offsets = [0; N];
+    if carving.unplanned || A::PHASES.is_empty() {
+        let mut cursor = Cursor::new(carving.guard);
+        for k in 0..N {
+            offsets[k] = cursor.fit(A::NAME, fields[k].0, reserved[k], fields[k].1)?;
+        }
+        return Ok(offsets);
+    }
+    let ranges = const { carved_ranges::<A, N>() };
+    let items: [crate::plan::Item; N] = core::array::from_fn(|k| crate::plan::Item {
+        name: fields[k].0,
+        bytes: reserved[k],
+        align: fields[k].1,
+        first: ranges[k].0,
+        last: ranges[k].1,
+    });
+    let (mut order, mut conflicts) = ([0; N], [0; N]);
+    crate::plan::plan(
+        A::NAME,
+        &items,
+        carving.guard,
+        &mut offsets,
+        &mut order,
+        &mut conflicts,
+    )?;
+    Ok(offsets)
+}
+
+/// The piece [`phase_pieces`] cut for a field, as a typed view.
+#[track_caller]
+pub fn piece_view<'a, M: Memory, T: bytemuck::Pod>(
+    arena: &'static str,
+    field: &'static str,
+    piece: &mut Option<M::Bytes<'a>>,
+) -> M::Slice<'a, T> {
+    let bytes = piece.take().expect("checked when the slab was carved");
+    cast::<M, T>(arena, field, bytes).expect("checked when the slab was carved")
+}
+
+/// The piece [`phase_pieces`] cut for a nested region.
+#[track_caller]
+pub fn piece<'a, M: Memory>(piece: &mut Option<M::Bytes<'a>>) -> M::Bytes<'a> {
+    piece.take().expect("checked when the slab was carved")
+}
+
+/// The planned slab of an arena with phases: no heap, the scratch on the stack.
+fn planned_slab<A: crate::Arena, const N: usize>(
+    fields: &[(&'static str, usize); N],
+    bytes: [usize; N],
+) -> Result<usize, SizeError> {
+    let ranges = const { carved_ranges::<A, N>() };
+    let items: [crate::plan::Item; N] = core::array::from_fn(|k| crate::plan::Item {
+        name: fields[k].0,
+        bytes: bytes[k],
+        align: fields[k].1,
+        first: ranges[k].0,
+        last: ranges[k].1,
+    });
+    let (mut offsets, mut order, mut conflicts) = ([0; N], [0; N], [0; N]);
+    crate::plan::plan(A::NAME, &items, 0, &mut offsets, &mut order, &mut conflicts)
+}
+
+/// The phase range of each carved field of `A`, in order.
+pub const fn carved_ranges<A: crate::Arena, const N: usize>() -> [(usize, usize); N] {
+    let mut out = [(0, 0); N];
+    let mut i = 0;
+    let mut k = 0;
+    while i < A::BUFFERS.len() && k < N {
+        let info = &A::BUFFERS[i];
+        if info.is_carved() {
+            out[k] = info.phases(A::PHASES.len());
+            k += 1;
+        }
+        i += 1;
+    }
+    out
+}
+
 /// The slab's bytes of the arena `A` whose carved fields, in order, have
 /// `bytes`: each at its alignment, a zero-size field taking no space; the
 /// widest alternative for a one-of arena. A slab past `usize::MAX` is a
@@ -343,6 +552,9 @@ pub fn slab<A: crate::Arena, const N: usize>(bytes: [usize; N]) -> Result<usize,
         return Ok(bytes.into_iter().max().unwrap_or(0));
     }
     let fields = const { carved::<A, N>() };
+    if !A::PHASES.is_empty() {
+        return planned_slab::<A, N>(&fields, bytes);
+    }
     let mut cursor = Cursor::new(0);
     for ((name, align), b) in fields.into_iter().zip(bytes) {
         cursor.fit(A::NAME, name, b, align)?;

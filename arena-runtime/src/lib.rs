@@ -13,6 +13,7 @@ mod host;
 mod layout;
 mod levers;
 mod meta;
+pub mod plan;
 
 pub use error::{CarveError, Fault, SizeError, StepError};
 pub use host::{GUARD_BYTE, GuardError, HostSlab};
@@ -44,6 +45,32 @@ impl<T> Region<T> {
     }
 }
 
+/// How a slab is carved: the guard bytes after every top-level buffer, and
+/// for an arena with phases whether its offsets are planned (the default) and
+/// whether a phase's new buffers are poisoned when its views are taken.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Carving {
+    /// Bytes after every top-level buffer, filled with [`GUARD_BYTE`].
+    pub guard: usize,
+    /// Poison mode: when a phase's views are taken, every buffer whose range
+    /// begins at that phase is filled with NaN (float dtypes) or `0xA5`.
+    pub poison: bool,
+    /// Lay the buffers of a phased arena out one after the other, as without
+    /// phases (for comparing against the planned layout).
+    pub unplanned: bool,
+}
+
+impl Carving {
+    /// The carving with `guard` bytes after every top-level buffer.
+    pub const fn guard(guard: usize) -> Self {
+        Carving {
+            guard,
+            poison: false,
+            unplanned: false,
+        }
+    }
+}
+
 /// An arena derived with `#[derive(Arena)]`.
 ///
 /// The derive implements every required item; the provided methods compute
@@ -60,6 +87,9 @@ pub trait Arena: Sized {
     const BUFFERS: &'static [BufferInfo];
     /// The levers the arena declares.
     const LEVERS: &'static [LeverInfo];
+    /// The declared phases, in order (`#[arena(phases(...))]`); empty when
+    /// none are declared, and every buffer lives at once.
+    const PHASES: &'static [&'static str] = &[];
     /// Alignment of the arena's region: [`Arena::ALIGN`] or the widest
     /// element alignment of its buffers, whichever is larger.
     const REGION_ALIGN: usize = region_align(Self::ALIGN, Self::BUFFERS);
@@ -95,12 +125,12 @@ pub trait Arena: Sized {
     /// view starts at its reserved offset and has the step's length; nested
     /// and one-of regions follow their own step sizes. A step buffer larger
     /// than its reservation is a [`StepError::TooLarge`] naming it. `guard`
-    /// bytes follow every top-level reservation.
+    /// bytes follow every top-level reservation (`carving`).
     fn carve_step<'a, M: Memory>(
         &'a self,
         step: &'a Self,
         region: M::Bytes<'a>,
-        guard: usize,
+        carving: Carving,
     ) -> Result<Self::Views<'a, M>, StepError>;
 
     /// Carves `region` (at least the slab's size, aligned to [`Arena::ALIGN`])
@@ -110,7 +140,7 @@ pub trait Arena: Sized {
         region: M::Bytes<'a>,
         guard: usize,
     ) -> Result<Self::Views<'a, M>, CarveError> {
-        self.carve_step::<M>(self, region, guard)
+        self.carve_step::<M>(self, region, Carving::guard(guard))
             .map_err(CarveError::from)
     }
 
@@ -164,8 +194,19 @@ pub trait Arena: Sized {
     }
 
     /// Bytes of the slab: what one allocation of this arena takes (the end
-    /// of its last non-empty buffer). Allocates nothing.
+    /// of its last non-empty buffer), with planned offsets for an arena with
+    /// phases. Allocates nothing.
     fn slab_bytes(&self) -> Result<usize, SizeError> {
+        if Self::PHASES.is_empty() {
+            self.unplanned_bytes()
+        } else {
+            self.layout().map(|l| l.slab_bytes)
+        }
+    }
+
+    /// Bytes of the slab without sharing: every buffer after the other, as an
+    /// arena without phases is laid out.
+    fn unplanned_bytes(&self) -> Result<usize, SizeError> {
         let mut cursor = Cursor::new(0);
         let mut widest = 0usize;
         for (i, info) in Self::BUFFERS.iter().enumerate() {
@@ -176,37 +217,98 @@ pub trait Arena: Sized {
             if Self::ONE_OF {
                 widest = widest.max(bytes);
             } else {
-                cursor
-                    .place(bytes, info.align_in(Self::ALIGN))
-                    .ok_or(SizeError::SlabOverflow {
-                        arena: Self::NAME,
-                        field: info.name,
-                    })?;
+                cursor.fit(Self::NAME, info.name, bytes, info.align_in(Self::ALIGN))?;
             }
         }
         Ok(if Self::ONE_OF { widest } else { cursor.end() })
     }
 
-    /// The layout with `guard` bytes after every top-level buffer.
+    /// The largest sum, over phases, of the bytes of the buffers live in the
+    /// phase, each rounded up to [`Arena::ALIGN`]: no placement can use less.
+    /// Without phases, the sum over every buffer.
+    fn lower_bound_bytes(&self) -> Result<usize, SizeError> {
+        let items = self.plan_items();
+        plan::lower_bound(Self::NAME, &items, Self::PHASES.len().max(1), Self::ALIGN)
+    }
+
+    /// The carved fields as the planner sees them, in declaration order.
+    fn plan_items(&self) -> Vec<plan::Item> {
+        let phases = Self::PHASES.len();
+        Self::BUFFERS
+            .iter()
+            .enumerate()
+            .filter(|(_, info)| info.is_carved())
+            .map(|(i, info)| {
+                let (first, last) = info.phases(phases);
+                plan::Item {
+                    name: info.name,
+                    bytes: self.field_bytes(i),
+                    align: info.align_in(Self::ALIGN),
+                    first,
+                    last,
+                }
+            })
+            .collect()
+    }
+
+    /// The layout with `guard` bytes after every top-level buffer: planned
+    /// offsets for an arena with phases.
     fn layout_with_guard(&self, guard: usize) -> Result<Layout, SizeError> {
+        self.layout_planned(guard, !Self::PHASES.is_empty())
+    }
+
+    /// The layout without sharing, every buffer after the other (what an
+    /// arena without phases has), with `guard` bytes after each.
+    fn unplanned_layout_with_guard(&self, guard: usize) -> Result<Layout, SizeError> {
+        self.layout_planned(guard, false)
+    }
+
+    /// The layout `carving` asks for: its guard, planned unless `unplanned`.
+    fn layout_for(&self, carving: Carving) -> Result<Layout, SizeError> {
+        self.layout_planned(
+            carving.guard,
+            !carving.unplanned && !Self::PHASES.is_empty(),
+        )
+    }
+
+    /// The layout, planned (buffers of disjoint phases share bytes) or not.
+    fn layout_planned(&self, guard: usize, planned: bool) -> Result<Layout, SizeError> {
+        let planned = planned && !Self::ONE_OF;
+        let offsets = if planned {
+            let items = self.plan_items();
+            let n = items.len();
+            let (mut off, mut order, mut conflicts) = (vec![0; n], vec![0; n], vec![0; n]);
+            let slab = plan::plan(
+                Self::NAME,
+                &items,
+                guard,
+                &mut off,
+                &mut order,
+                &mut conflicts,
+            )?;
+            Some((off, slab))
+        } else {
+            None
+        };
         let mut cursor = Cursor::new(if Self::ONE_OF { 0 } else { guard });
         let mut slab_bytes = 0usize;
         let mut placements = Vec::with_capacity(Self::BUFFERS.len());
+        let mut k = 0;
         for (i, info) in Self::BUFFERS.iter().enumerate() {
             if !info.is_carved() {
                 continue;
             }
             let bytes = self.field_bytes(i);
             let align = info.align_in(Self::ALIGN);
-            let offset = if Self::ONE_OF {
-                slab_bytes = slab_bytes.max(bytes);
-                0
-            } else {
-                cursor.place(bytes, align).ok_or(SizeError::SlabOverflow {
-                    arena: Self::NAME,
-                    field: info.name,
-                })?
+            let offset = match &offsets {
+                Some((off, _)) => off[k],
+                None if Self::ONE_OF => {
+                    slab_bytes = slab_bytes.max(bytes);
+                    0
+                }
+                None => cursor.fit(Self::NAME, info.name, bytes, align)?,
             };
+            k += 1;
             let nested = self.nested_layout(i).transpose()?.map(Box::new);
             placements.push(Placement {
                 name: info.name,
@@ -216,7 +318,9 @@ pub trait Arena: Sized {
                 nested,
             });
         }
-        if !Self::ONE_OF {
+        if let Some((_, slab)) = offsets {
+            slab_bytes = slab;
+        } else if !Self::ONE_OF {
             slab_bytes = cursor.end();
         }
         Ok(Layout {
@@ -257,7 +361,10 @@ pub mod __private {
             Checked, ceil16, clamp, div_ceil, int, max, min, n, round_up, wide,
         };
     }
-    pub use crate::layout::{Carver, alternative, cast, slab, step_piece};
+    pub use crate::layout::{
+        Carver, alternative, cast, phase_offsets, phase_pieces, piece, piece_view, poison_pattern,
+        slab, step_piece,
+    };
     pub use crate::levers::{bool_lever, parsed_lever};
     pub use half::{bf16, f16};
     pub use std::result::Result;

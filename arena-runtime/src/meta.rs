@@ -44,6 +44,9 @@ pub struct BufferInfo {
     pub zeroed: bool,
     /// The nested arena's type, for a nested region.
     pub nested: Option<&'static str>,
+    /// `live = first..=last`: the indices in [`crate::Arena::PHASES`] of the
+    /// first and last phase the buffer is live in; `None` for every phase.
+    pub live: Option<(usize, usize)>,
 }
 
 impl BufferInfo {
@@ -71,6 +74,7 @@ impl BufferInfo {
             in_total: true,
             zeroed: false,
             nested: None,
+            live: None,
         }
     }
 
@@ -144,6 +148,22 @@ impl BufferInfo {
         BufferInfo {
             in_total: false,
             ..self
+        }
+    }
+
+    /// Live from phase `first` to phase `last` (`live = a..=b`).
+    pub const fn live(self, first: usize, last: usize) -> Self {
+        BufferInfo {
+            live: Some((first, last)),
+            ..self
+        }
+    }
+
+    /// The inclusive range of phases the field is live in, out of `phases`.
+    pub const fn phases(&self, phases: usize) -> (usize, usize) {
+        match self.live {
+            Some(r) => r,
+            None => (0, phases.saturating_sub(1)),
         }
     }
 

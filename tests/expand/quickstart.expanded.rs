@@ -329,11 +329,11 @@ impl ::arena::Arena for Scratch {
         &'a self,
         step: &'a Self,
         region: M::Bytes<'a>,
-        guard: usize,
+        carving: ::arena::Carving,
     ) -> ::arena::__private::Result<Self::Views<'a, M>, ::arena::StepError> {
         let mut __arena_carver = ::arena::__private::Carver::<
             M,
-        >::of::<Self>(region, guard);
+        >::of::<Self>(region, carving.guard);
         let hidden_states = __arena_carver
             .step::<
                 ::arena::bf16,
