@@ -396,8 +396,8 @@ pub fn phase_pieces<'a, A: crate::Arena, M: Memory, const N: usize>(
     let ranges = const { carved_ranges::<A, N>() };
     let mut order = [0usize; N];
     let mut live = 0;
-    for k in 0..N {
-        if ranges[k].0 <= phase && phase <= ranges[k].1 {
+    for (k, &(first, last)) in ranges.iter().enumerate() {
+        if first <= phase && phase <= last {
             order[live] = k;
             live += 1;
         }
@@ -467,8 +467,8 @@ pub fn phase_offsets<A: crate::Arena, const N: usize>(
     let mut offsets = [0; N];
     if carving.unplanned || A::PHASES.is_empty() {
         let mut cursor = Cursor::new(carving.guard);
-        for k in 0..N {
-            offsets[k] = cursor.fit(A::NAME, fields[k].0, reserved[k], fields[k].1)?;
+        for ((offset, &(name, align)), &bytes) in offsets.iter_mut().zip(&fields).zip(reserved) {
+            *offset = cursor.fit(A::NAME, name, bytes, align)?;
         }
         return Ok(offsets);
     }
