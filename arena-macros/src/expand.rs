@@ -40,11 +40,26 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
     let arena_impl = arena_impl(&model, &g);
     let views = views(&model);
     let shapes = shapes(&model);
+    // A nested region is one block, live in its parent field's phases: a
+    // nested arena with phases of its own is refused at compile time.
+    let no_nested_phases = model.fields.iter().filter_map(|f| {
+        matches!(model::role(f), Some(Role::Nested { .. })).then(|| {
+            let it = inner_type(f);
+            let msg = format!(
+                "`{}` is nested in `{}` (field `{}`) and declares phases: a nested region is one block, live in the phases of its parent's field; declare the phases on the outermost arena only",
+                f.ty_name(),
+                model.input.ident,
+                f.ident
+            );
+            quote!(const _: () = ::core::assert!(<#it as ::arena::Arena>::PHASES.is_empty(), #msg);)
+        })
+    });
     quote! {
         #inherent
         #arena_impl
         #views
         #shapes
+        #(#no_nested_phases)*
     }
 }
 
@@ -1030,7 +1045,7 @@ fn arena_impl(m: &Model, g: &Gen) -> TokenStream {
     let align = m.align;
     let one_of = m.one_of();
     let rt = rt();
-    let infos = m.fields.iter().map(|f| {
+    let infos = m.fields.iter().enumerate().map(|(fi, f)| {
         let n = f.ident.to_string();
         let doc = f.doc.first().cloned().unwrap_or_default();
         let formula = formula_text(f);
@@ -1075,6 +1090,9 @@ fn arena_impl(m: &Model, g: &Gen) -> TokenStream {
         }
         if f.attrs.zeroed.get().is_some() {
             info = quote!(#info.zeroed());
+        }
+        if let Some(Some((a, b))) = m.live.get(fi) {
+            info = quote!(#info.live(#a, #b));
         }
         info
     });
@@ -1130,6 +1148,9 @@ fn arena_impl(m: &Model, g: &Gen) -> TokenStream {
     let carve = carve_body(m);
     let slab = slab_bytes_body(m);
     let shapes_ty = shapes_ident(m);
+    let phase_names = m.phases().iter().map(ToString::to_string);
+    let phases_item = (!m.phases().is_empty())
+        .then(|| quote!(const PHASES: &'static [&'static str] = &[#(#phase_names),*];));
     let one_of_item = one_of.then(|| {
         quote!(
             const ONE_OF: bool = true;
@@ -1157,7 +1178,11 @@ fn arena_impl(m: &Model, g: &Gen) -> TokenStream {
             }
         }
     });
-    let views = views_ident(m);
+    let views = if m.phases().is_empty() {
+        views_ident(m)
+    } else {
+        phases_ident(m)
+    };
     quote! {
         impl ::arena::Arena for #ident {
             const NAME: &'static str = #name;
@@ -1165,6 +1190,7 @@ fn arena_impl(m: &Model, g: &Gen) -> TokenStream {
             #one_of_item
             const BUFFERS: &'static [::arena::BufferInfo] = &[#(#infos),*];
             const LEVERS: &'static [::arena::LeverInfo] = &[#(#levers),*];
+            #phases_item
             type Views<'a, M: ::arena::Memory> = #views<'a, M> where Self: 'a;
             type Shapes = #shapes_ty;
 
@@ -1244,6 +1270,9 @@ fn slab_bytes_body(m: &Model) -> TokenStream {
 /// The body of `carve_step`: `self` is the reservation, `step` the sizes
 /// of the views.
 fn carve_body(m: &Model) -> TokenStream {
+    if !m.phases().is_empty() {
+        return phased_carve(m);
+    }
     let rt = rt();
     let views = views_ident(m);
     if m.one_of() {
@@ -1298,6 +1327,214 @@ fn carve_body(m: &Model) -> TokenStream {
     }
 }
 
+fn phases_ident(m: &Model) -> Ident {
+    format_ident!("{}Phases", m.input.ident)
+}
+
+/// `embed` -> `XEmbedViews`.
+fn phase_views_ident(m: &Model, phase: &Ident) -> Ident {
+    let name = phase.to_string();
+    let camel: String = name
+        .trim_start_matches("r#")
+        .split('_')
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            let mut c = w.chars();
+            c.next()
+                .map(|f| f.to_uppercase().chain(c).collect::<String>())
+                .unwrap_or_default()
+        })
+        .collect();
+    format_ident!("{}{}Views", m.input.ident, camel)
+}
+
+/// The carved fields with their position among them and their phase range.
+fn carved_live<'m, 'a>(m: &'m Model<'a>) -> Vec<(usize, usize, &'m Field<'a>, (usize, usize))> {
+    let last = m.phases().len().saturating_sub(1);
+    carved_fields(m)
+        .enumerate()
+        .map(|(k, (i, f))| {
+            (
+                k,
+                i,
+                f,
+                m.live.get(i).copied().flatten().unwrap_or((0, last)),
+            )
+        })
+        .collect()
+}
+
+/// `carve_step` of an arena with phases: the offsets (planned unless asked
+/// otherwise), every phase's pieces checked once, and the value whose phase
+/// methods hand out one phase's views at a time.
+fn phased_carve(m: &Model) -> TokenStream {
+    let rt = rt();
+    let phases_ty = phases_ident(m);
+    let carved = carved_live(m);
+    let n = carved.len();
+    let bytes = |who: TokenStream| {
+        carved.iter().map(move |(_, _, f, _)| {
+            let id = &f.ident;
+            match model::role(f) {
+                Some(Role::Nested { .. }) => quote!(#who.#id.bytes),
+                _ => quote!(#who.#id),
+            }
+        })
+    };
+    let reserved = bytes(quote!(self));
+    let step = bytes(quote!(step));
+    let nested_checks = carved.iter().filter_map(|(k, _, f, (first, _))| {
+        matches!(model::role(f), Some(Role::Nested { .. })).then(|| {
+            let id = &f.ident;
+            quote! {
+                if phase == #first {
+                    ::arena::Arena::carve_step::<M>(
+                        &self.#id.inner,
+                        &step.#id.inner,
+                        #rt::piece::<M>(&mut pieces[#k]),
+                        ::arena::Carving::default(),
+                    )?;
+                }
+            }
+        })
+    });
+    let phases = m.phases().len();
+    quote! {
+        let reserved: [usize; #n] = [#(#reserved),*];
+        let step_bytes: [usize; #n] = [#(#step),*];
+        let offsets = #rt::phase_offsets::<Self, #n>(&reserved, carving)?;
+        let mut region = region;
+        for phase in 0..#phases {
+            let mut pieces = #rt::phase_pieces::<Self, M, #n>(
+                M::reborrow(&mut region), phase, &offsets, &reserved, &step_bytes, None,
+            )?;
+            #(#nested_checks)*
+            let _ = &mut pieces;
+        }
+        #rt::Result::Ok(#phases_ty {
+            __arena: self,
+            __step: step,
+            __region: region,
+            __offsets: offsets,
+            __reserved: reserved,
+            __step_bytes: step_bytes,
+            __poison: carving.poison,
+        })
+    }
+}
+
+/// `XPhases` with one method per phase, each returning `X{Phase}Views`: the
+/// views of the buffers live in that phase, one phase at a time.
+fn phased_views(m: &Model) -> TokenStream {
+    let ident = &m.input.ident;
+    let vis = &m.input.vis;
+    let rt = rt();
+    let phases_ty = phases_ident(m);
+    let carved = carved_live(m);
+    let n = carved.len();
+    let names: Vec<String> = m.phases().iter().map(ToString::to_string).collect();
+    let mut items = TokenStream::new();
+    let mut methods = TokenStream::new();
+    for (p, phase) in m.phases().iter().enumerate() {
+        let views = phase_views_ident(m, phase);
+        let live: Vec<_> = carved
+            .iter()
+            .filter(|(_, _, _, (a, b))| *a <= p && p <= *b)
+            .collect();
+        let fields = live.iter().map(|(_, _, f, _)| {
+            let id = &f.ident;
+            let fvis = f.vis;
+            let d = field_doc(f);
+            match model::role(f) {
+                Some(Role::Nested { .. }) => {
+                    let it = inner_type(f);
+                    quote!(#[doc = #d] #fvis #id: <#it as ::arena::Arena>::Views<'a, M>)
+                }
+                _ => {
+                    let t = view_elem(f);
+                    quote!(#[doc = #d] #fvis #id: M::Slice<'a, #t>)
+                }
+            }
+        });
+        let inits = live.iter().map(|(k, _, f, _)| {
+            let id = &f.ident;
+            let s = id.to_string();
+            match model::role(f) {
+                Some(Role::Nested { .. }) => quote! {
+                    #id: ::arena::Arena::carve_step::<M>(
+                        &self.__arena.#id.inner,
+                        &self.__step.#id.inner,
+                        #rt::piece::<M>(&mut pieces[#k]),
+                        ::arena::Carving::default(),
+                    )
+                    .expect("checked when the slab was carved")
+                },
+                _ => {
+                    let t = view_elem(f);
+                    quote!(#id: #rt::piece_view::<M, #t>(#ident::NAME, #s, &mut pieces[#k]))
+                }
+            }
+        });
+        let doc = format!(
+            "The views of the buffers of [`{ident}`] live in phase `{phase}` (phase {} of {}), from [`{phases_ty}::{phase}`].",
+            p + 1,
+            names.len()
+        );
+        items.extend(quote! {
+            #[doc = #doc]
+            #vis struct #views<'a, M: ::arena::Memory = ::arena::Host> {
+                #(#fields,)*
+                #[doc(hidden)]
+                pub __arena_marker: ::core::marker::PhantomData<(&'a (), fn() -> M)>,
+            }
+        });
+        let mdoc = format!(
+            "The views of phase `{phase}`: every buffer live in it. A buffer whose range begins here is zeroed if `zeroed`, and poisoned first in poison mode. Borrows the whole slab: one phase's views at a time."
+        );
+        methods.extend(quote! {
+            #[doc = #mdoc]
+            #[track_caller]
+            pub fn #phase(&mut self) -> #views<'_, M> {
+                let mut pieces = #rt::phase_pieces::<#ident, M, #n>(
+                    M::reborrow(&mut self.__region),
+                    #p,
+                    &self.__offsets,
+                    &self.__reserved,
+                    &self.__step_bytes,
+                    ::core::option::Option::Some(self.__poison),
+                )
+                .expect("checked when the slab was carved");
+                #views {
+                    #(#inits,)*
+                    __arena_marker: ::core::marker::PhantomData,
+                }
+            }
+        });
+    }
+    let doc = format!(
+        "The buffers of [`{ident}`] by phase ({}): one method per phase, each borrowing the whole slab, so two phases' views, which may share bytes, are never alive at once.",
+        names.join(", ")
+    );
+    quote! {
+        #[doc = #doc]
+        #vis struct #phases_ty<'a, M: ::arena::Memory = ::arena::Host> {
+            __arena: &'a #ident,
+            __step: &'a #ident,
+            __region: M::Bytes<'a>,
+            __offsets: [usize; #n],
+            __reserved: [usize; #n],
+            __step_bytes: [usize; #n],
+            __poison: bool,
+        }
+
+        impl<'a, M: ::arena::Memory> #phases_ty<'a, M> {
+            #methods
+        }
+
+        #items
+    }
+}
+
 fn field_doc(f: &Field) -> String {
     let mut d = f.doc.join("\n");
     if !d.is_empty() {
@@ -1312,6 +1549,9 @@ fn field_doc(f: &Field) -> String {
 }
 
 fn views(m: &Model) -> TokenStream {
+    if !m.phases().is_empty() {
+        return phased_views(m);
+    }
     let ident = &m.input.ident;
     let vis = &m.input.vis;
     let views = views_ident(m);

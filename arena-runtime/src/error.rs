@@ -245,6 +245,12 @@ impl From<CarveError> for StepError {
     }
 }
 
+impl From<SizeError> for StepError {
+    fn from(e: SizeError) -> Self {
+        StepError::Carve(CarveError::Size(e))
+    }
+}
+
 impl From<StepError> for CarveError {
     /// A step no larger than its reservation fails only as a carve does; a
     /// larger one reads as a region too short for it.

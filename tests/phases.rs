@@ -1,0 +1,113 @@
+//! Declared lifetimes on a small arena: planned offsets share bytes only
+//! between buffers whose phases are disjoint, phase views one at a time,
+//! zeroing and poison at a buffer's first phase.
+
+use arena::{Arena, Carving, HostSlab, Levers};
+
+#[derive(Arena, Debug, Clone)]
+#[arena(params(m: usize, h: usize), phases(embed, attn, mlp, head), align = 64)]
+pub struct Pass {
+    /// The residual stream: live throughout.
+    #[arena(shape = [m, h], dtype = f32)]
+    pub x: usize,
+    #[arena(shape = [m, 3 * h], dtype = f32, live = attn)]
+    pub qkv: usize,
+    #[arena(shape = [m, 4 * h], dtype = f32, live = mlp)]
+    pub up: usize,
+    #[arena(shape = [m, h], dtype = u8, live = attn..=mlp, zeroed)]
+    pub mask: usize,
+    #[arena(shape = [m], dtype = u32, live = head)]
+    pub ids: usize,
+}
+
+fn pass(m: usize) -> Pass {
+    Pass::try_from_config_with(&Levers::new(), m, 64).unwrap()
+}
+
+#[test]
+fn metadata_and_planned_bytes() {
+    assert_eq!(Pass::PHASES, ["embed", "attn", "mlp", "head"]);
+    assert_eq!(Pass::BUFFERS[0].live, None);
+    assert_eq!(Pass::BUFFERS[1].live, Some((1, 1)));
+    assert_eq!(Pass::BUFFERS[3].live, Some((1, 2)));
+    let p = pass(10);
+    let unplanned = p.unplanned_bytes().unwrap();
+    let planned = p.slab_bytes().unwrap();
+    let lower = p.lower_bound_bytes().unwrap();
+    assert!(
+        lower <= planned && planned < unplanned,
+        "{lower} {planned} {unplanned}"
+    );
+    // qkv and up never live together: they share bytes.
+    let l = p.layout().unwrap();
+    assert_eq!(l.slab_bytes, planned);
+    assert_eq!(l.offset_of("up"), l.offset_of("qkv"));
+    assert_eq!(
+        p.unplanned_layout_with_guard(0).unwrap().slab_bytes,
+        unplanned
+    );
+}
+
+#[test]
+fn phase_views_one_at_a_time() {
+    let mut slab = HostSlab::new(pass(10)).unwrap();
+    assert_eq!(slab.as_bytes().len(), pass(10).slab_bytes().unwrap());
+    let mut phases = slab.views();
+    {
+        let e = phases.embed();
+        assert_eq!(e.x.len(), 10 * 64);
+        e.x.fill(1.0);
+    }
+    {
+        let a = phases.attn();
+        assert_eq!(a.qkv.len(), 10 * 192);
+        assert!(a.mask.iter().all(|&b| b == 0), "zeroed at its first phase");
+        a.qkv.fill(2.0);
+        a.mask.fill(1);
+        assert!(a.x.iter().all(|&v| v == 1.0), "x survives every phase");
+    }
+    {
+        let mlp = phases.mlp();
+        assert!(mlp.mask.iter().all(|&b| b == 1), "mask survives attn..=mlp");
+        mlp.up.fill(3.0);
+    }
+    let head = phases.head();
+    assert_eq!(head.ids.len(), 10);
+    assert!(head.x.iter().all(|&v| v == 1.0));
+}
+
+#[test]
+fn poison_fills_a_buffer_at_its_first_phase() {
+    let mut slab = HostSlab::with_carving(
+        pass(4),
+        Carving {
+            poison: true,
+            ..Carving::default()
+        },
+    )
+    .unwrap();
+    let mut phases = slab.views();
+    let e = phases.embed();
+    assert!(e.x.iter().all(|v| v.is_nan()), "f32 poison is NaN");
+    e.x.fill(0.5);
+    let a = phases.attn();
+    assert!(a.qkv.iter().all(|v| v.is_nan()));
+    assert!(a.mask.iter().all(|&b| b == 0), "zeroed wins over poison");
+    assert!(
+        a.x.iter().all(|&v| v == 0.5),
+        "not poisoned again after its first phase"
+    );
+    let h = phases.head();
+    assert!(
+        h.ids.iter().all(|&v| v == 0xA5A5_A5A5),
+        "integers get 0xA5 bytes"
+    );
+}
+
+#[test]
+fn unplanned_slab_gives_the_same_views() {
+    let mut slab = HostSlab::unplanned(pass(10)).unwrap();
+    assert_eq!(slab.as_bytes().len(), pass(10).unplanned_bytes().unwrap());
+    let mut phases = slab.views();
+    assert_eq!(phases.mlp().up.len(), 10 * 256);
+}
