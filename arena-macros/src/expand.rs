@@ -42,8 +42,11 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
     let shapes = shapes(&model);
     // A nested region is one block, live in its parent field's phases: a
     // nested arena with phases of its own is refused at compile time.
-    let no_nested_phases = model.fields.iter().filter_map(|f| {
-        matches!(model::role(f), Some(Role::Nested { .. })).then(|| {
+    let no_nested_phases = model
+        .fields
+        .iter()
+        .filter(|f| matches!(model::role(f), Some(Role::Nested { .. })))
+        .map(|f| {
             let it = inner_type(f);
             let msg = format!(
                 "`{}` is nested in `{}` (field `{}`) and declares phases: a nested region is one block, live in the phases of its parent's field; declare the phases on the outermost arena only",
@@ -52,8 +55,7 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
                 f.ident
             );
             quote!(const _: () = ::core::assert!(<#it as ::arena::Arena>::PHASES.is_empty(), #msg);)
-        })
-    });
+        });
     quote! {
         #inherent
         #arena_impl
@@ -1383,8 +1385,10 @@ fn phased_carve(m: &Model) -> TokenStream {
     };
     let reserved = bytes(quote!(self));
     let step = bytes(quote!(step));
-    let nested_checks = carved.iter().filter_map(|(k, _, f, (first, _))| {
-        matches!(model::role(f), Some(Role::Nested { .. })).then(|| {
+    let nested_checks = carved
+        .iter()
+        .filter(|(_, _, f, _)| matches!(model::role(f), Some(Role::Nested { .. })))
+        .map(|(k, _, f, (first, _))| {
             let id = &f.ident;
             quote! {
                 if phase == #first {
@@ -1396,8 +1400,7 @@ fn phased_carve(m: &Model) -> TokenStream {
                     )?;
                 }
             }
-        })
-    });
+        });
     let phases = m.phases().len();
     quote! {
         let reserved: [usize; #n] = [#(#reserved),*];
