@@ -3,8 +3,10 @@
 //!
 //! Greedy by size (Pisarchyk & Lee 2020, TensorFlow Lite's offset planner):
 //! the largest buffer first (ties in declaration order), each at the lowest
-//! aligned offset clear of every placed buffer whose range intersects its own.
-//! Deterministic, and no heap allocation: the caller hands in the scratch.
+//! aligned offset clear of every placed buffer whose range intersects its own;
+//! the buffers one after the other where that is no larger (so the plan never
+//! loses to no plan). Deterministic, and no heap allocation: the caller hands
+//! in the scratch.
 
 use crate::error::SizeError;
 
@@ -93,6 +95,22 @@ pub fn plan(
         let end = start.checked_add(foot).ok_or(overflow)?;
         offsets[i] = start;
         slab = slab.max(end);
+    }
+    // Greedy by size can lose to declaration order where alignment padding
+    // dominates (a large unaligned buffer before a small aligned one): keep
+    // the one-after-the-other layout when it is no larger.
+    let mut cursor = crate::Cursor::new(guard);
+    for it in items {
+        if cursor.place(it.bytes, it.align).is_none() {
+            return Ok(slab);
+        }
+    }
+    if cursor.end() <= slab {
+        let mut cursor = crate::Cursor::new(guard);
+        for (it, off) in items.iter().zip(offsets.iter_mut()) {
+            *off = cursor.place(it.bytes, it.align).unwrap_or(0);
+        }
+        return Ok(cursor.end());
     }
     Ok(slab)
 }

@@ -1,0 +1,98 @@
+//! How close the planner comes to the lower bound (the busiest phase's
+//! bytes) on random realistic phased arenas, and on random arbitrary ones.
+//! `cargo run --release -p arena-runtime --example plan_quality [arenas]`;
+//! deterministic (a fixed-seed generator), BENCHMARKS.md has the figures.
+
+use arena_runtime::plan::{Item, lower_bound, plan};
+
+/// SplitMix64: a small deterministic generator, enough for sampling.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// A scratch buffer of a forward pass: 256 B to 256 MiB, log-uniform, a
+/// multiple of 256; live in one phase (60 %), a few (25 %) or all (15 %).
+fn realistic(rng: &mut Rng, phases: usize) -> Item {
+    let bytes = (1u64 << (8 + rng.below(21))) + rng.below(1 << 20) * 256;
+    let first = rng.below(phases as u64) as usize;
+    let (first, last) = match rng.below(100) {
+        0..60 => (first, first),
+        60..85 => (first, (first + 1 + rng.below(2) as usize).min(phases - 1)),
+        _ => (0, phases - 1),
+    };
+    Item {
+        name: "b",
+        bytes: bytes as usize,
+        align: 256,
+        first,
+        last,
+    }
+}
+
+/// Anything: sizes 0 to 1 MiB, alignments 1 to 4096, any range.
+fn arbitrary(rng: &mut Rng, phases: usize) -> Item {
+    let (p, q) = (rng.below(phases as u64) as usize, rng.below(phases as u64) as usize);
+    Item {
+        name: "b",
+        bytes: rng.below(1 << 20) as usize,
+        align: 1 << rng.below(13),
+        first: p.min(q),
+        last: p.max(q),
+    }
+}
+
+fn ratios(arenas: usize, seed: u64, make: fn(&mut Rng, usize) -> Item) -> (Vec<f64>, String) {
+    let mut rng = Rng(seed);
+    let mut out = Vec::with_capacity(arenas);
+    let mut worst = (0.0, String::new());
+    for _ in 0..arenas {
+        let phases = 2 + rng.below(7) as usize;
+        let n = 1 + rng.below(64) as usize;
+        let items: Vec<Item> = (0..n).map(|_| make(&mut rng, phases)).collect();
+        let (mut off, mut order, mut conf) = (vec![0; n], vec![0; n], vec![0; n]);
+        let planned = plan("A", &items, 0, &mut off, &mut order, &mut conf).unwrap();
+        let lower = lower_bound("A", &items, phases, 1).unwrap();
+        let r = if lower == 0 { 1.0 } else { planned as f64 / lower as f64 };
+        if r > worst.0 {
+            worst = (
+                r,
+                format!("{n} buffers over {phases} phases, planned {planned} B, lower bound {lower} B"),
+            );
+        }
+        out.push(r);
+    }
+    out.sort_by(f64::total_cmp);
+    (out, worst.1)
+}
+
+fn main() {
+    let arenas = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(10_000);
+    for (name, make) in [
+        ("realistic", realistic as fn(&mut Rng, usize) -> Item),
+        ("arbitrary", arbitrary),
+    ] {
+        let (r, worst) = ratios(arenas, 42, make);
+        let q = |p: f64| r[((r.len() - 1) as f64 * p) as usize];
+        println!(
+            "{name:<10} {arenas} arenas, planned / lower bound: median {:.4}, p90 {:.4}, p99 {:.4}, worst {:.4} ({worst})",
+            q(0.5),
+            q(0.9),
+            q(0.99),
+            r[r.len() - 1]
+        );
+    }
+}
