@@ -29,7 +29,10 @@ fn map(a: &Forward) -> String {
                 continue;
             }
             let col = |b: usize| (b as u128 * 64 / slab as u128) as usize;
-            let (s, e) = (col(place.offset), col(place.end()).max(col(place.offset) + 1));
+            let (s, e) = (
+                col(place.offset),
+                col(place.end()).max(col(place.offset) + 1),
+            );
             let bar: String = (0..64)
                 .map(|c| if c >= s && c < e { '#' } else { '.' })
                 .collect();
@@ -55,7 +58,10 @@ fn main() {
         big.slab_bytes().unwrap(),
         big.lower_bound_bytes().unwrap(),
     );
-    println!("Llama-3.1-8B-like shape, {m} tokens, phases {:?}", Forward::PHASES);
+    println!(
+        "Llama-3.1-8B-like shape, {m} tokens, phases {:?}",
+        Forward::PHASES
+    );
     println!("  unplanned    {:>14} B  {}", unplanned, mib(unplanned));
     println!(
         "  planned      {:>14} B  {}  ({:.1} % of unplanned)",

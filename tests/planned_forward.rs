@@ -15,7 +15,14 @@ fn sized(c: &Tiny) -> Forward {
 }
 
 fn poisoned<A: Arena>(a: A) -> HostSlab<A> {
-    HostSlab::with_carving(a, Carving { poison: true, ..Carving::default() }).unwrap()
+    HostSlab::with_carving(
+        a,
+        Carving {
+            poison: true,
+            ..Carving::default()
+        },
+    )
+    .unwrap()
 }
 
 #[test]
@@ -23,7 +30,10 @@ fn planned_and_unplanned_give_bit_identical_logits() {
     let c = Tiny::SMALL;
     let w = Weights::new(&c, 7);
     let a = sized(&c);
-    assert!(a.slab_bytes().unwrap() < a.unplanned_bytes().unwrap(), "the plan shares bytes");
+    assert!(
+        a.slab_bytes().unwrap() < a.unplanned_bytes().unwrap(),
+        "the plan shares bytes"
+    );
     let planned = forward(&mut HostSlab::new(a.clone()).unwrap(), &c, &w, M);
     let unplanned = forward(&mut HostSlab::unplanned(a.clone()).unwrap(), &c, &w, M);
     assert!(planned.iter().all(|v| v.is_finite()));
@@ -46,5 +56,8 @@ fn poison_catches_a_live_range_cut_short() {
     // Poison mode refills `pos` when `attn` begins again in the second layer.
     let caught = forward_cut(&mut poisoned(cut), &c, &w, M);
     assert_ne!(caught, right);
-    assert!(caught.iter().any(|v| v.is_nan()), "the poison reaches the logits");
+    assert!(
+        caught.iter().any(|v| v.is_nan()),
+        "the poison reaches the logits"
+    );
 }

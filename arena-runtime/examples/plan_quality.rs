@@ -42,7 +42,10 @@ fn realistic(rng: &mut Rng, phases: usize) -> Item {
 
 /// Anything: sizes 0 to 1 MiB, alignments 1 to 4096, any range.
 fn arbitrary(rng: &mut Rng, phases: usize) -> Item {
-    let (p, q) = (rng.below(phases as u64) as usize, rng.below(phases as u64) as usize);
+    let (p, q) = (
+        rng.below(phases as u64) as usize,
+        rng.below(phases as u64) as usize,
+    );
     Item {
         name: "b",
         bytes: rng.below(1 << 20) as usize,
@@ -63,11 +66,17 @@ fn ratios(arenas: usize, seed: u64, make: fn(&mut Rng, usize) -> Item) -> (Vec<f
         let (mut off, mut order, mut conf) = (vec![0; n], vec![0; n], vec![0; n]);
         let planned = plan("A", &items, 0, &mut off, &mut order, &mut conf).unwrap();
         let lower = lower_bound("A", &items, phases, 1).unwrap();
-        let r = if lower == 0 { 1.0 } else { planned as f64 / lower as f64 };
+        let r = if lower == 0 {
+            1.0
+        } else {
+            planned as f64 / lower as f64
+        };
         if r > worst.0 {
             worst = (
                 r,
-                format!("{n} buffers over {phases} phases, planned {planned} B, lower bound {lower} B"),
+                format!(
+                    "{n} buffers over {phases} phases, planned {planned} B, lower bound {lower} B"
+                ),
             );
         }
         out.push(r);

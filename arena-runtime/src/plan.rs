@@ -60,41 +60,41 @@ pub fn plan(
     }
     order.sort_unstable_by(|&a, &b| items[b].bytes.cmp(&items[a].bytes).then(a.cmp(&b)));
     let mut slab = 0usize;
-    for placed in 0..n {
-        let i = order[placed];
+    // The placed non-empty buffers, by offset: each new buffer scans it once.
+    let mut placed = 0usize;
+    for &i in order.iter() {
         let item = &items[i];
         if item.bytes == 0 {
             offsets[i] = 0;
             continue;
         }
-        let overflow = SizeError::SlabOverflow {
+        let overflow = || SizeError::SlabOverflow {
             arena,
             field: item.name,
         };
-        let foot = item.bytes.checked_add(guard).ok_or(overflow.clone())?;
-        // The placed buffers live at the same time as this one, by offset.
-        let mut c = 0;
-        for &j in &order[..placed] {
-            if items[j].bytes > 0 && items[j].overlaps(item) {
-                conflicts[c] = j;
-                c += 1;
-            }
-        }
-        let conflicts = &mut conflicts[..c];
-        conflicts.sort_unstable_by_key(|&j| (offsets[j], j));
+        let foot = item.bytes.checked_add(guard).ok_or_else(overflow)?;
         let mut at = 0usize;
-        for &j in conflicts.iter() {
-            let start = align_up(at, item.align).ok_or(overflow.clone())?;
-            if start.checked_add(foot).ok_or(overflow.clone())? <= offsets[j] {
+        for &j in &conflicts[..placed] {
+            let other = &items[j];
+            if !other.overlaps(item) {
+                continue;
+            }
+            let start = align_up(at, item.align).ok_or_else(overflow)?;
+            if start.checked_add(foot).ok_or_else(overflow)? <= offsets[j] {
                 break;
             }
             // Past `j`: its bytes and guard were checked when it was placed.
-            at = at.max(offsets[j] + items[j].bytes + guard);
+            at = at.max(offsets[j] + other.bytes + guard);
         }
-        let start = align_up(at, item.align).ok_or(overflow.clone())?;
-        let end = start.checked_add(foot).ok_or(overflow)?;
+        let start = align_up(at, item.align).ok_or_else(overflow)?;
+        let end = start.checked_add(foot).ok_or_else(overflow)?;
         offsets[i] = start;
         slab = slab.max(end);
+        // Keep `conflicts[..placed]` sorted by offset.
+        let pos = conflicts[..placed].partition_point(|&j| offsets[j] <= start);
+        conflicts.copy_within(pos..placed, pos + 1);
+        conflicts[pos] = i;
+        placed += 1;
     }
     // Greedy by size can lose to declaration order where alignment padding
     // dominates (a large unaligned buffer before a small aligned one): keep

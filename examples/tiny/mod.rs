@@ -117,7 +117,10 @@ struct Rng(u64);
 
 impl Rng {
     fn next(&mut self) -> f32 {
-        self.0 = self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
         ((self.0 >> 40) as f32 / (1u64 << 24) as f32 - 0.5) * 0.5
     }
     fn vec(&mut self, n: usize) -> Vec<f32> {
@@ -168,7 +171,12 @@ pub fn rmsnorm(x: &[f32], out: &mut [f32], d: usize) {
 macro_rules! forward_pass {
     ($name:ident, $arena:ty) => {
         /// Logits of the last token, computed through the phased views of `slab`.
-        pub fn $name(slab: &mut arena::HostSlab<$arena>, c: &Tiny, w: &Weights, m: usize) -> Vec<f32> {
+        pub fn $name(
+            slab: &mut arena::HostSlab<$arena>,
+            c: &Tiny,
+            w: &Weights,
+            m: usize,
+        ) -> Vec<f32> {
             let (d, hd) = (c.d, c.d / c.heads);
             let mut phases = slab.views();
             let e = phases.embed();
