@@ -70,6 +70,10 @@ pub struct Report {
     pub gpu: Option<Gpu>,
     /// The path of the config reader that mapped the file, when known.
     pub reader: Option<Reader>,
+    /// The slab without sharing and the busiest phase's bytes (declared
+    /// lifetimes); both equal the slab for an arena without phases.
+    pub unplanned_bytes: usize,
+    pub lower_bound_bytes: usize,
 }
 
 /// One field of the arena in the report.
@@ -105,6 +109,12 @@ pub fn build(
     )
     .map_err(|e| format!("{source}: {e}"))?;
     let layout = sizes.layout().map_err(|e| format!("{source}: {e}"))?;
+    let unplanned_bytes = sizes
+        .unplanned_bytes()
+        .map_err(|e| format!("{source}: {e}"))?;
+    let lower_bound_bytes = sizes
+        .lower_bound_bytes()
+        .map_err(|e| format!("{source}: {e}"))?;
     let values = sizes.sizes();
     let rows = BufferSizes::BUFFERS
         .iter()
@@ -149,6 +159,8 @@ pub fn build(
         slab_bytes: layout.slab_bytes,
         gpu: None,
         reader: None,
+        unplanned_bytes,
+        lower_bound_bytes,
     })
 }
 
@@ -320,6 +332,21 @@ impl Report {
             self.sizes.glm_trimmed,
             human(self.sizes.glm_trimmed)
         );
+        if BufferSizes::PHASES.is_empty() {
+            let _ = writeln!(
+                out,
+                "phases       none declared: every buffer is live at once, nothing is shared"
+            );
+        } else {
+            for (name, v) in [
+                ("unplanned", self.unplanned_bytes),
+                ("planned", self.slab_bytes),
+                ("lower bound", self.lower_bound_bytes),
+            ] {
+                let _ = writeln!(out, "{name:<12} {v:>16}  {}", human(v));
+            }
+            out.push_str(&phase_table(&self.sizes).unwrap_or_default());
+        }
         if let Some(r) = &self.reader {
             let _ = writeln!(out, "read by      {}", r.describe());
         }
@@ -387,6 +414,9 @@ impl Report {
             "sizes": sizes,
             "total_bytes": self.total(),
             "slab_bytes": self.slab_bytes,
+            "phases": BufferSizes::PHASES,
+            "unplanned_bytes": self.unplanned_bytes,
+            "lower_bound_bytes": self.lower_bound_bytes,
             "glm_trimmed": self.sizes.glm_trimmed,
             "buffers": buffers,
         })
@@ -423,6 +453,38 @@ impl Report {
         }
         out
     }
+}
+
+/// For an arena with declared phases: one line per phase with its live
+/// buffers and the bytes they hold, against the planned slab.
+pub fn phase_table<A: Arena>(arena: &A) -> Result<String, arena::SizeError> {
+    let layout = arena.layout()?;
+    let slab = layout.slab_bytes.max(1);
+    let mut out = format!(
+        "{:<12} {:>7}  {:>16}  {:>10}  {:>6}\n",
+        "phase", "buffers", "live bytes", "live", "of slab"
+    );
+    for (p, phase) in A::PHASES.iter().enumerate() {
+        let live: Vec<usize> = A::BUFFERS
+            .iter()
+            .filter(|b| b.is_carved())
+            .zip(&layout.placements)
+            .filter(|(b, _)| {
+                let (first, last) = b.phases(A::PHASES.len());
+                first <= p && p <= last
+            })
+            .map(|(_, pl)| pl.bytes)
+            .collect();
+        let bytes: usize = live.iter().sum();
+        let _ = writeln!(
+            out,
+            "{phase:<12} {:>7}  {bytes:>16}  {:>10}  {:>5.1}%",
+            live.len(),
+            human(bytes),
+            100.0 * bytes as f64 / slab as f64
+        );
+    }
+    Ok(out)
 }
 
 /// `s` cut to `max` characters, the last one an ellipsis when cut.
