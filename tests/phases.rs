@@ -111,3 +111,16 @@ fn unplanned_slab_gives_the_same_views() {
     let mut phases = slab.views();
     assert_eq!(phases.mlp().up.len(), 10 * 256);
 }
+
+#[test]
+fn step_views_through_the_phases() {
+    let mut slab = HostSlab::new(pass(16)).unwrap();
+    let step = pass(5);
+    let mut phases = slab.views_for(&step).unwrap();
+    assert_eq!(phases.attn().qkv.len(), 5 * 192);
+    assert_eq!(phases.mlp().up.len(), 5 * 256);
+    let Err(e) = slab.views_for(&pass(17)) else {
+        panic!("17 rows do not fit a reservation of 16");
+    };
+    assert!(e.to_string().contains("`Pass.x`"), "{e}");
+}
