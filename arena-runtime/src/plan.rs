@@ -99,20 +99,23 @@ pub fn plan(
     // Greedy by size can lose to declaration order where alignment padding
     // dominates (a large unaligned buffer before a small aligned one): keep
     // the one-after-the-other layout when it is no larger.
+    match sequential(items, guard, None) {
+        Some(end) if end <= slab => Ok(sequential(items, guard, Some(offsets)).unwrap_or(end)),
+        _ => Ok(slab),
+    }
+}
+
+/// Every buffer after the other: the slab's end, writing the offsets when
+/// asked; `None` past `usize::MAX`.
+fn sequential(items: &[Item], guard: usize, mut offsets: Option<&mut [usize]>) -> Option<usize> {
     let mut cursor = crate::Cursor::new(guard);
-    for it in items {
-        if cursor.place(it.bytes, it.align).is_none() {
-            return Ok(slab);
+    for (k, it) in items.iter().enumerate() {
+        let at = cursor.place(it.bytes, it.align)?;
+        if let Some(off) = offsets.as_deref_mut() {
+            off[k] = at;
         }
     }
-    if cursor.end() <= slab {
-        let mut cursor = crate::Cursor::new(guard);
-        for (it, off) in items.iter().zip(offsets.iter_mut()) {
-            *off = cursor.place(it.bytes, it.align).unwrap_or(0);
-        }
-        return Ok(cursor.end());
-    }
-    Ok(slab)
+    Some(cursor.end())
 }
 
 /// The largest, over phases, of the sum of the live buffers' bytes, each

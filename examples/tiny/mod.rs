@@ -36,71 +36,57 @@ impl Tiny {
     };
 }
 
-/// Scratch of one forward pass of `M` tokens, by phase.
-#[derive(Arena, Debug, Clone)]
-#[arena(params(cfg: &Tiny, tokens: usize as M), phases(embed, attn, mlp, head))]
-#[arena(let d = cfg.d, let V = cfg.vocab, let H = cfg.heads, let F = cfg.ff)]
-pub struct Forward {
-    /// Token ids.
-    #[arena(shape = [M], dtype = u32, live = embed)]
-    pub ids: usize,
-    /// The residual stream: live in every phase.
-    #[arena(shape = [M, d], dtype = f32)]
-    pub x: usize,
-    /// A per-token positional scale, computed in the first layer's attention
-    /// and read by every layer's: declared live from `embed` through `mlp`,
-    /// so it survives the MLP phases between layers.
-    #[arena(shape = [M], dtype = f32, live = embed..=mlp)]
-    pub pos: usize,
-    /// RMSNorm of the stream, for attention then the MLP.
-    #[arena(shape = [M, d], dtype = f32, live = attn..=mlp)]
-    pub norm: usize,
-    #[arena(shape = [M, 3 * d], dtype = f32, live = attn)]
-    pub qkv: usize,
-    #[arena(shape = [H, M, M], dtype = f32, live = attn)]
-    pub scores: usize,
-    #[arena(shape = [M, d], dtype = f32, live = attn)]
-    pub attn_out: usize,
-    #[arena(shape = [M, F], dtype = f32, live = mlp)]
-    pub up: usize,
-    #[arena(shape = [M, F], dtype = f32, live = mlp)]
-    pub gate: usize,
-    #[arena(shape = [M, d], dtype = f32, live = head)]
-    pub head_norm: usize,
-    #[arena(shape = [M, V], dtype = f32, live = head)]
-    pub logits: usize,
+/// The arena of one forward pass of `M` tokens, by phase; `$pos` is the
+/// declared range of the positional table.
+macro_rules! forward_arena {
+    ($(#[$doc:meta])* $name:ident, pos: $($pos:tt)+) => {
+        $(#[$doc])*
+        #[derive(Arena, Debug, Clone)]
+        #[arena(params(cfg: &Tiny, tokens: usize as M), phases(embed, attn, mlp, head))]
+        #[arena(let d = cfg.d, let V = cfg.vocab, let H = cfg.heads, let F = cfg.ff)]
+        pub struct $name {
+            /// Token ids.
+            #[arena(shape = [M], dtype = u32, live = embed)]
+            pub ids: usize,
+            /// The residual stream: live in every phase.
+            #[arena(shape = [M, d], dtype = f32)]
+            pub x: usize,
+            /// A per-token positional scale, computed in the first layer's
+            /// attention and read by every layer's.
+            #[arena(shape = [M], dtype = f32, live = $($pos)+)]
+            pub pos: usize,
+            /// RMSNorm of the stream, for attention then the MLP.
+            #[arena(shape = [M, d], dtype = f32, live = attn..=mlp)]
+            pub norm: usize,
+            #[arena(shape = [M, 3 * d], dtype = f32, live = attn)]
+            pub qkv: usize,
+            #[arena(shape = [H, M, M], dtype = f32, live = attn)]
+            pub scores: usize,
+            #[arena(shape = [M, d], dtype = f32, live = attn)]
+            pub attn_out: usize,
+            #[arena(shape = [M, F], dtype = f32, live = mlp)]
+            pub up: usize,
+            #[arena(shape = [M, F], dtype = f32, live = mlp)]
+            pub gate: usize,
+            #[arena(shape = [M, d], dtype = f32, live = head)]
+            pub head_norm: usize,
+            #[arena(shape = [M, V], dtype = f32, live = head)]
+            pub logits: usize,
+        }
+    };
 }
 
-/// The same arena with `pos` declared live in `attn` only: its bytes may be
-/// shared with the MLP's, and nothing keeps it across layers.
-#[derive(Arena, Debug, Clone)]
-#[arena(params(cfg: &Tiny, tokens: usize as M), phases(embed, attn, mlp, head))]
-#[arena(let d = cfg.d, let V = cfg.vocab, let H = cfg.heads, let F = cfg.ff)]
-pub struct ForwardCut {
-    #[arena(shape = [M], dtype = u32, live = embed)]
-    pub ids: usize,
-    #[arena(shape = [M, d], dtype = f32)]
-    pub x: usize,
-    /// Cut short: `live = attn`.
-    #[arena(shape = [M], dtype = f32, live = attn)]
-    pub pos: usize,
-    #[arena(shape = [M, d], dtype = f32, live = attn..=mlp)]
-    pub norm: usize,
-    #[arena(shape = [M, 3 * d], dtype = f32, live = attn)]
-    pub qkv: usize,
-    #[arena(shape = [H, M, M], dtype = f32, live = attn)]
-    pub scores: usize,
-    #[arena(shape = [M, d], dtype = f32, live = attn)]
-    pub attn_out: usize,
-    #[arena(shape = [M, F], dtype = f32, live = mlp)]
-    pub up: usize,
-    #[arena(shape = [M, F], dtype = f32, live = mlp)]
-    pub gate: usize,
-    #[arena(shape = [M, d], dtype = f32, live = head)]
-    pub head_norm: usize,
-    #[arena(shape = [M, V], dtype = f32, live = head)]
-    pub logits: usize,
-}
+forward_arena!(
+    /// Every range declared right: `pos` lives from `embed` through `mlp`,
+    /// so it survives the MLP phases between layers.
+    Forward, pos: embed..=mlp
+);
+
+forward_arena!(
+    /// The same arena with `pos` cut short to `live = attn`: its bytes may be
+    /// shared with the MLP's, and nothing keeps it across layers.
+    ForwardCut, pos: attn
+);
 
 /// Random weights from a fixed seed.
 pub struct Weights {

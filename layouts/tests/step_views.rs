@@ -56,27 +56,12 @@ macro_rules! check_views {
     }};
 }
 
-macro_rules! all_buffers {
-    ($m:ident!($($args:tt)*)) => {
-        $m!($($args)* [
-            hidden_states, residual, norm_output, qkv_output, attn_output, gate_logits,
-            gate_logits_f32, moe_router_in_f32, moe_output, logits, ssm_qkvz, ssm_ba,
-            ssm_deinterleaved, ssm_gates, ssm_conv_out_f32, expert_gate_out, expert_up_out,
-            expert_down_out, splitk_workspace, o_latent, norm_unit_w, hc_streams, hc_post,
-            hc_comb, token_ids, ffn_act_q8, ffn_act_a, ffn_act_scale, ffn_act_scale_kmajor,
-            ffn_gate_up_fused, fp8_act, fp8_act_scale, fp8_act_scale_kmajor, lora_xa,
-            lora_delta, lora_hact, lora_seq_slot, q2_dequant_scratch, q2_act_q8,
-            ssm_rowwise_w_bf16,
-        ])
-    };
-}
-
 /// Step views for `step` out of a slab reserved for `reserved`, checked.
 fn check_step(reserved: &BufferSizes, step: &BufferSizes) -> Result<(), TestCaseError> {
     let mut slab = HostSlab::new(reserved.clone()).unwrap();
     let base = slab.as_bytes().as_ptr() as usize;
     let v = slab.views_for(step).unwrap();
-    all_buffers!(check_views!(v, base, reserved, step,));
+    metrale_buffers!(check_views!(v, base, reserved, step,));
     // A nested region follows its own step sizes, inside its reservation.
     let layout = reserved.layout().unwrap();
     let gdn = layout.get("gdn_fla_scratch").unwrap();
