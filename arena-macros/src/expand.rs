@@ -42,7 +42,7 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
     let shapes = shapes(&model);
     // A nested region is one block, live in its parent field's phases: a
     // nested arena with phases of its own is refused at compile time.
-    let no_nested_phases = model
+    let no_nested_phases: TokenStream = model
         .fields
         .iter()
         .filter(|f| matches!(model::role(f), Some(Role::Nested { .. })))
@@ -55,13 +55,14 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
                 f.ident
             );
             quote!(const _: () = ::core::assert!(<#it as ::arena::Arena>::PHASES.is_empty(), #msg);)
-        });
+        })
+        .collect();
     quote! {
         #inherent
         #arena_impl
         #views
         #shapes
-        #(#no_nested_phases)*
+        #no_nested_phases
     }
 }
 
@@ -1030,7 +1031,7 @@ fn shapes(m: &Model) -> TokenStream {
     });
     quote! {
         #[doc = #doc]
-        #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+        #[derive(Clone, Copy, Default)]
         #vis struct #shapes {
             #(#fields,)*
         }
@@ -1311,13 +1312,13 @@ fn carve_body(m: &Model) -> TokenStream {
                 let #n = ::arena::Arena::carve_step::<M>(
                     &self.#n.inner,
                     &step.#n.inner,
-                    __arena_carver.region(&Self::BUFFERS[#i], self.#n.bytes)?,
+                    __arena_carver.region(#i, self.#n.bytes)?,
                     ::arena::Carving::default(),
                 )?;
             },
             _ => {
                 let t = view_elem(f);
-                quote!(let #n = __arena_carver.step::<#t>(&Self::BUFFERS[#i], self.#n, step.#n)?;)
+                quote!(let #n = __arena_carver.step::<#t>(#i, self.#n, step.#n)?;)
             }
         }
     });

@@ -178,8 +178,9 @@ pub struct Carver<'a, M: Memory> {
     consumed: usize,
     available: usize,
     cursor: Cursor,
-    /// For [`Carver::of`]: the arena's alignment.
+    /// For [`Carver::of`]: the arena's alignment and fields.
     align: usize,
+    fields: &'static [crate::BufferInfo],
 }
 
 impl<'a, M: Memory> Carver<'a, M> {
@@ -193,6 +194,7 @@ impl<'a, M: Memory> Carver<'a, M> {
             available,
             cursor: Cursor::new(guard),
             align: 1,
+            fields: &[],
         }
     }
 
@@ -201,31 +203,38 @@ impl<'a, M: Memory> Carver<'a, M> {
     pub fn of<A: crate::Arena>(region: M::Bytes<'a>, guard: usize) -> Self {
         Carver {
             align: A::ALIGN,
+            fields: A::BUFFERS,
             ..Self::new(A::NAME, region, guard)
         }
     }
 
-    /// The `bytes` bytes of `field`, a nested region, at its alignment.
+    /// The name and alignment of field `index` of the arena.
     #[inline]
-    pub fn region(
-        &mut self,
-        field: &'static crate::BufferInfo,
-        bytes: usize,
-    ) -> Result<M::Bytes<'a>, CarveError> {
-        self.take_bytes(field.name, bytes, field.align_in(self.align))
+    fn field(&self, index: usize) -> (&'static str, usize) {
+        match self.fields.get(index) {
+            Some(f) => (f.name, f.align_in(self.align)),
+            None => ("", self.align),
+        }
     }
 
-    /// The view of `field` for a step: placed where `reserved` bytes are
-    /// reserved for it, `step` bytes long; a step larger than its
+    /// The `bytes` bytes of field `index`, a nested region, at its alignment.
+    #[inline]
+    pub fn region(&mut self, index: usize, bytes: usize) -> Result<M::Bytes<'a>, CarveError> {
+        let (name, align) = self.field(index);
+        self.take_bytes(name, bytes, align)
+    }
+
+    /// The view of field `index` for a step: placed where `reserved` bytes
+    /// are reserved for it, `step` bytes long; a step larger than its
     /// reservation is an error naming the field.
     #[inline]
     pub fn step<T: bytemuck::Pod>(
         &mut self,
-        field: &'static crate::BufferInfo,
+        index: usize,
         reserved: usize,
         step: usize,
     ) -> Result<M::Slice<'a, T>, StepError> {
-        let (field, align) = (field.name, field.align_in(self.align));
+        let (field, align) = self.field(index);
         let piece = self.take_bytes(field, reserved, align)?;
         let piece = step_piece::<M>(self.arena, field, piece, reserved, step)?;
         Ok(cast::<M, T>(self.arena, field, piece)?)
@@ -349,6 +358,16 @@ pub const fn carved<A: crate::Arena, const N: usize>() -> [(&'static str, usize)
     out
 }
 
+/// The compile-time tables of the carved fields of `A`, as constants so that
+/// a reference to one is a `'static` table, never a copy on the stack.
+struct Table<A, const N: usize>(core::marker::PhantomData<A>);
+
+impl<A: crate::Arena, const N: usize> Table<A, N> {
+    const FIELDS: [(&'static str, usize); N] = carved::<A, N>();
+    const RANGES: [(usize, usize); N] = carved_ranges::<A, N>();
+    const INFOS: [&'static crate::BufferInfo; N] = carved_infos::<A, N>();
+}
+
 /// The bytes a buffer is filled with when its first phase begins in poison
 /// mode: NaN for a float dtype, `0xA5` otherwise.
 pub const fn poison_pattern(dtype: &str) -> &'static [u8] {
@@ -392,8 +411,8 @@ pub fn phase_pieces<'a, A: crate::Arena, M: Memory, const N: usize>(
     step: &[usize; N],
     fill: Option<bool>,
 ) -> Result<[Option<M::Bytes<'a>>; N], StepError> {
-    let infos = const { carved_infos::<A, N>() };
-    let ranges = const { carved_ranges::<A, N>() };
+    let infos = &Table::<A, N>::INFOS;
+    let ranges = &Table::<A, N>::RANGES;
     let mut order = [0usize; N];
     let mut live = 0;
     for (k, &(first, last)) in ranges.iter().enumerate() {
@@ -463,16 +482,16 @@ pub fn phase_offsets<A: crate::Arena, const N: usize>(
     reserved: &[usize; N],
     carving: crate::Carving,
 ) -> Result<[usize; N], SizeError> {
-    let fields = const { carved::<A, N>() };
+    let fields = &Table::<A, N>::FIELDS;
     let mut offsets = [0; N];
     if carving.unplanned || A::PHASES.is_empty() {
         let mut cursor = Cursor::new(carving.guard);
-        for ((offset, &(name, align)), &bytes) in offsets.iter_mut().zip(&fields).zip(reserved) {
+        for ((offset, &(name, align)), &bytes) in offsets.iter_mut().zip(fields).zip(reserved) {
             *offset = cursor.fit(A::NAME, name, bytes, align)?;
         }
         return Ok(offsets);
     }
-    let ranges = const { carved_ranges::<A, N>() };
+    let ranges = &Table::<A, N>::RANGES;
     let items: [crate::plan::Item; N] = core::array::from_fn(|k| crate::plan::Item {
         name: fields[k].0,
         bytes: reserved[k],
@@ -510,11 +529,13 @@ pub fn piece<'a, M: Memory>(piece: &mut Option<M::Bytes<'a>>) -> M::Bytes<'a> {
 }
 
 /// The planned slab of an arena with phases: no heap, the scratch on the stack.
+/// Kept out of line so that [`slab`] stays small enough to inline.
+#[inline(never)]
 fn planned_slab<A: crate::Arena, const N: usize>(
     fields: &[(&'static str, usize); N],
     bytes: [usize; N],
 ) -> Result<usize, SizeError> {
-    let ranges = const { carved_ranges::<A, N>() };
+    let ranges = &Table::<A, N>::RANGES;
     let items: [crate::plan::Item; N] = core::array::from_fn(|k| crate::plan::Item {
         name: fields[k].0,
         bytes: bytes[k],
@@ -551,12 +572,12 @@ pub fn slab<A: crate::Arena, const N: usize>(bytes: [usize; N]) -> Result<usize,
     if A::ONE_OF {
         return Ok(bytes.into_iter().max().unwrap_or(0));
     }
-    let fields = const { carved::<A, N>() };
+    let fields = &Table::<A, N>::FIELDS;
     if !A::PHASES.is_empty() {
-        return planned_slab::<A, N>(&fields, bytes);
+        return planned_slab::<A, N>(fields, bytes);
     }
     let mut cursor = Cursor::new(0);
-    for ((name, align), b) in fields.into_iter().zip(bytes) {
+    for (&(name, align), b) in fields.iter().zip(bytes) {
         cursor.fit(A::NAME, name, b, align)?;
     }
     Ok(cursor.end())

@@ -101,7 +101,7 @@ pub trait Arena: Sized {
 
     /// The step dimensions of the buffers declared with `shape = [...]`
     /// (`XShapes`, from `X::try_step_with`).
-    type Shapes: Copy + Default + core::fmt::Debug + PartialEq;
+    type Shapes: Copy + Default;
 
     /// Every field zero: what a gated-off nested region holds.
     fn empty() -> Self;

@@ -169,34 +169,51 @@ fn step_shapes_match_the_step_bytes() {
     let [rows, vocab] = shapes.logits;
     assert_eq!(2 * rows * vocab, step.logits);
     // Every shaped buffer's bytes are its element size times its dimensions.
-    for info in BufferSizes::BUFFERS.iter().filter(|b| !b.shape.is_empty()) {
-        let dims: Vec<usize> = shape_of(&shapes, info.name);
-        let bytes = step
-            .sizes()
-            .into_iter()
-            .find(|(n, _)| *n == info.name)
-            .unwrap()
-            .1;
-        assert_eq!(
-            info.elem_bytes * dims.iter().product::<usize>(),
-            bytes,
-            "{}: {dims:?}",
-            info.name
-        );
+    macro_rules! dims_match {
+        ($($f:ident),* $(,)?) => {$(
+            let info = BufferSizes::BUFFERS.iter().find(|b| b.name == stringify!($f)).unwrap();
+            assert_eq!(
+                info.elem_bytes * shapes.$f.iter().product::<usize>(),
+                step.$f,
+                "{}: {:?}",
+                stringify!($f),
+                shapes.$f
+            );
+        )*};
     }
+    dims_match!(
+        hidden_states,
+        residual,
+        norm_output,
+        qkv_output,
+        moe_output,
+        logits,
+        expert_gate_out,
+        expert_up_out,
+        splitk_workspace,
+        norm_unit_w,
+        ffn_act_a,
+        ffn_act_scale,
+        ffn_act_scale_kmajor,
+        ffn_gate_up_fused,
+        fp8_act,
+        fp8_act_scale,
+        fp8_act_scale_kmajor,
+        lora_xa,
+        lora_delta,
+        lora_hact,
+        lora_seq_slot,
+    );
+    assert_eq!(
+        BufferSizes::BUFFERS
+            .iter()
+            .filter(|b| !b.shape.is_empty())
+            .count(),
+        21,
+        "every shaped buffer is checked"
+    );
     // Off: a buffer whose condition does not hold (no LoRA) has no dimensions.
     assert_eq!(step.lora_xa, 0);
     assert_eq!(shapes.lora_xa, [0, 0]);
     assert_eq!(shapes.fp8_act, [48, step.fp8_act / 48]);
-}
-
-/// The dimensions of a shaped buffer by name, through the shapes' `Debug` form.
-fn shape_of(shapes: &layouts::sizes::BufferSizesShapes, name: &str) -> Vec<usize> {
-    let text = format!("{shapes:?}");
-    let start = text.find(&format!(" {name}: [")).unwrap() + name.len() + 4;
-    let end = start + text[start..].find(']').unwrap();
-    text[start..end]
-        .split(", ")
-        .map(|d| d.parse().unwrap())
-        .collect()
 }

@@ -335,27 +335,19 @@ impl ::arena::Arena for Scratch {
             M,
         >::of::<Self>(region, carving.guard);
         let hidden_states = __arena_carver
-            .step::<
-                ::arena::bf16,
-            >(&Self::BUFFERS[0usize], self.hidden_states, step.hidden_states)?;
+            .step::<::arena::bf16>(0usize, self.hidden_states, step.hidden_states)?;
         let mlp_up = __arena_carver
-            .step::<::arena::bf16>(&Self::BUFFERS[1usize], self.mlp_up, step.mlp_up)?;
+            .step::<::arena::bf16>(1usize, self.mlp_up, step.mlp_up)?;
         let router_logits = __arena_carver
-            .step::<
-                f32,
-            >(&Self::BUFFERS[2usize], self.router_logits, step.router_logits)?;
+            .step::<f32>(2usize, self.router_logits, step.router_logits)?;
         let router_in_f32 = __arena_carver
-            .step::<
-                f32,
-            >(&Self::BUFFERS[3usize], self.router_in_f32, step.router_in_f32)?;
+            .step::<f32>(3usize, self.router_in_f32, step.router_in_f32)?;
         let fp8_scales = __arena_carver
-            .step::<f32>(&Self::BUFFERS[4usize], self.fp8_scales, step.fp8_scales)?;
+            .step::<f32>(4usize, self.fp8_scales, step.fp8_scales)?;
         let logits = __arena_carver
-            .step::<::arena::bf16>(&Self::BUFFERS[5usize], self.logits, step.logits)?;
+            .step::<::arena::bf16>(5usize, self.logits, step.logits)?;
         let norm_unit_w = __arena_carver
-            .step::<
-                ::arena::bf16,
-            >(&Self::BUFFERS[6usize], self.norm_unit_w, step.norm_unit_w)?;
+            .step::<::arena::bf16>(6usize, self.norm_unit_w, step.norm_unit_w)?;
         ::arena::__private::Result::Ok(ScratchViews {
             hidden_states,
             mlp_up,
@@ -402,7 +394,7 @@ Bytes: `2 * h` (not in total; zeroed)*/
     pub __arena_marker: ::core::marker::PhantomData<(&'a (), fn() -> M)>,
 }
 ///The dimensions of every buffer of [`Scratch`] declared with `shape = [...]`, as [`Scratch::try_step_with`] computes them; all 0 for a buffer that is off.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Default)]
 pub struct ScratchShapes {
     ///`[M, h]`
     pub hidden_states: [usize; 2usize],
