@@ -203,13 +203,14 @@ fn step_shapes_match_the_step_bytes() {
         lora_delta,
         lora_hact,
         lora_seq_slot,
+        q2_dequant_scratch,
     );
     assert_eq!(
         BufferSizes::BUFFERS
             .iter()
             .filter(|b| !b.shape.is_empty())
             .count(),
-        21,
+        22,
         "every shaped buffer is checked"
     );
     // Off: a buffer whose condition does not hold (no LoRA) has no dimensions.
