@@ -58,7 +58,7 @@ pub fn plan(
     for (k, o) in order.iter_mut().enumerate() {
         *o = k;
     }
-    order.sort_unstable_by(|&a, &b| items[b].bytes.cmp(&items[a].bytes).then(a.cmp(&b)));
+    order.sort_unstable_by_key(|&k| (core::cmp::Reverse(items[k].bytes), k));
     let mut slab = 0usize;
     // The placed non-empty buffers, by offset: each new buffer scans it once.
     let mut placed = 0usize;
@@ -74,13 +74,16 @@ pub fn plan(
         };
         let foot = item.bytes.checked_add(guard).ok_or_else(overflow)?;
         let mut at = 0usize;
+        let mask = !(item.align - 1);
         for &j in &conflicts[..placed] {
             let other = &items[j];
-            if !other.overlaps(item) {
+            if other.first > item.last || item.first > other.last {
                 continue;
             }
-            let start = align_up(at, item.align).ok_or_else(overflow)?;
-            if start.checked_add(foot).ok_or_else(overflow)? <= offsets[j] {
+            // Saturating: a value past `usize::MAX` never fits, and the
+            // checked placement below reports it.
+            let start = at.saturating_add(item.align - 1) & mask;
+            if start.saturating_add(foot) <= offsets[j] {
                 break;
             }
             // Past `j`: its bytes and guard were checked when it was placed.
