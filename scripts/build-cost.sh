@@ -16,11 +16,12 @@ export CARGO_TARGET_DIR=$work/target
 for variant in derive expanded; do
   dir=$work/$variant
   mkdir -p "$dir/src"
-  cp layouts/src/{config.rs,families.rs,rules.rs,splitk.rs,sizes.rs,sublayouts.rs} "$dir/src/"
+  cp layouts/src/{config.rs,families.rs,read.rs,rules.rs,splitk.rs,sizes.rs,sublayouts.rs} "$dir/src/"
   cat > "$dir/src/lib.rs" <<'RS'
 #![allow(unused_imports)]
 pub mod config;
 mod families;
+mod read;
 mod rules;
 pub mod sizes;
 pub mod splitk;

@@ -18,7 +18,10 @@ const PALETTE: [RGBColor; 9] = [
     RGBColor(127, 127, 127),
 ];
 
-pub(crate) fn stacked(sweep: &Sweep, path: &Path, title: &str) -> Result<(), String> {
+/// Draws the slab's bytes against the swept value, stacked by buffer (the
+/// largest eight and "other"), with the GPU's memory as a line when the sweep
+/// names a GPU, as an SVG file.
+pub fn stacked(sweep: &Sweep, path: &Path, title: &str) -> Result<(), String> {
     let fail = |e: String| format!("cannot draw chart {}: {e}", path.display());
     if sweep.points.len() < 2 {
         return Err(fail("a chart needs at least two swept values".into()));

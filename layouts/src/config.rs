@@ -6,8 +6,6 @@ use std::fmt;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-pub use crate::rules::Reader;
-
 /// The model fields the arena's formulas read (spec §3.1). JSON key = field name.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ModelConfig {
@@ -352,7 +350,7 @@ pub(crate) fn generic(obj: &Obj) -> Result<ModelConfig, ConfigError> {
     })
 }
 
-fn parse_text(text: &str, file: &str) -> Result<Value, ConfigError> {
+pub(crate) fn parse_text(text: &str, file: &str) -> Result<Value, ConfigError> {
     serde_json::from_str::<Value>(&sanitize(text)).map_err(|e| ConfigError {
         file: file.to_owned(),
         key: None,
@@ -369,7 +367,7 @@ fn strip_position(msg: &str) -> &str {
     msg.split(" at line ").next().unwrap_or(msg)
 }
 
-fn top_object<'a>(value: &'a Value, file: &'a str) -> Result<Obj<'a>, ConfigError> {
+pub(crate) fn top_object<'a>(value: &'a Value, file: &'a str) -> Result<Obj<'a>, ConfigError> {
     match value {
         Value::Object(map) => Ok(Obj {
             map,
@@ -402,21 +400,6 @@ pub fn hybrid_layer_types(layers: usize, interval: usize) -> Vec<String> {
         .collect()
 }
 
-/// The serde form: every field by name, absent keys at their §3.1 defaults,
-/// `hidden_size` required; read by the same code as
-/// [`ModelConfig::from_model_config_json`], so both agree on every key.
-impl<'de> serde::Deserialize<'de> for ModelConfig {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let value = Value::deserialize(deserializer)?;
-        let obj = top_object(&value, "<serde>").map_err(serde::de::Error::custom)?;
-        let config = generic(&obj).map_err(serde::de::Error::custom)?;
-        config
-            .validate("<serde>")
-            .map_err(serde::de::Error::custom)?;
-        Ok(config)
-    }
-}
-
 impl ModelConfig {
     /// The fixture `qwen3_next_80b_nvfp4` (Qwen3-Next-80B-A3B, NVFP4 serve).
     pub fn qwen3_next_80b_nvfp4() -> Self {
@@ -444,45 +427,9 @@ impl ModelConfig {
         }
     }
 
-    /// Reads this struct's own JSON form (every field by name, absent keys at
-    /// their defaults; `hidden_size` required). `file` names it in errors.
-    pub fn from_model_config_json(text: &str, file: &str) -> Result<Self, ConfigError> {
-        let value = parse_text(text, file)?;
-        let obj = top_object(&value, file)?;
-        let config = generic(&obj)?;
-        config.validate(file)?;
-        Ok(config)
-    }
-
     /// This struct's JSON form; [`ModelConfig::from_model_config_json`] reads it back.
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).expect("a ModelConfig always serializes")
-    }
-
-    /// Reads a Hugging Face `config.json`, mapped by model family (see the
-    /// README's family tables). `file` names it in errors.
-    pub fn from_hf_config_json(text: &str, file: &str) -> Result<Self, ConfigError> {
-        Self::read_hf_config_json(text, file).map(|(config, _)| config)
-    }
-
-    /// [`ModelConfig::from_hf_config_json`], also saying which path of the
-    /// reader mapped the file (a family's mapping, or the generic path).
-    pub fn read_hf_config_json(text: &str, file: &str) -> Result<(Self, Reader), ConfigError> {
-        let value = parse_text(text, file)?;
-        let obj = top_object(&value, file)?;
-        crate::families::parse(&obj, file)
-    }
-
-    /// The consistency rules this project's own ModelConfig JSON gets (see
-    /// [`crate::rules`]): `hidden_size`, the layer list, KV heads against
-    /// heads, top-k against experts, the linear-attention and Mamba-2 keys.
-    pub fn validate(&self, file: &str) -> Result<(), ConfigError> {
-        let ctx = crate::rules::Ctx {
-            config: self,
-            hf: None,
-            reader: Reader::ModelConfigJson,
-        };
-        crate::rules::check(&ctx, file)
     }
 
     // Derived quantities of spec §3.3.

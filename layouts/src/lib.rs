@@ -3,15 +3,17 @@
 
 pub mod config;
 mod families;
+mod read;
 mod rules;
 
-pub use config::{ConfigError, ModelConfig, Reader};
+pub use config::{ConfigError, ModelConfig};
+pub use rules::Reader;
 pub mod sizes;
 pub mod splitk;
 pub mod sublayouts;
 
 pub use sizes::BufferSizes;
 pub use splitk::{SplitKPolicy, Target};
-mod chart;
+pub mod chart;
 pub mod gpu;
 pub mod report;

@@ -616,12 +616,6 @@ impl Sweep {
         out
     }
 
-    /// Draws the slab's bytes against the swept value, stacked by buffer
-    /// (the largest eight and "other"), as an SVG file.
-    pub fn chart(&self, path: &std::path::Path, title: &str) -> Result<(), String> {
-        crate::chart::stacked(self, path, title)
-    }
-
     /// Stacked series: (name, bytes at each point), largest first, "other" last.
     pub fn series(&self) -> Vec<(String, Vec<usize>)> {
         let top = self.largest(8);

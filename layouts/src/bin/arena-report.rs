@@ -204,7 +204,7 @@ fn run(cli: Cli) -> Result<String, String> {
             config.model_type,
             short(&source)
         );
-        sweep.chart(path, &title)?;
+        layouts::chart::stacked(&sweep, path, &title)?;
     }
     Ok(match cli.format {
         Format::Table => sweep.table(),

@@ -1,0 +1,62 @@
+//! The ways into a [`ModelConfig`]: this project's own JSON (and serde),
+//! and a Hugging Face `config.json` mapped by family; each file is parsed
+//! (`config`), mapped (`families`) and checked against the consistency rules
+//! (`rules`) here, so those modules need not know of each other.
+
+use serde_json::Value;
+
+use crate::config::{ConfigError, ModelConfig, generic, parse_text, top_object};
+use crate::rules::{self, Ctx, Reader};
+
+/// The serde form: every field by name, absent keys at their §3.1 defaults,
+/// `hidden_size` required; read by the same code as
+/// [`ModelConfig::from_model_config_json`], so both agree on every key.
+impl<'de> serde::Deserialize<'de> for ModelConfig {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = Value::deserialize(deserializer)?;
+        let obj = top_object(&value, "<serde>").map_err(serde::de::Error::custom)?;
+        let config = generic(&obj).map_err(serde::de::Error::custom)?;
+        config
+            .validate("<serde>")
+            .map_err(serde::de::Error::custom)?;
+        Ok(config)
+    }
+}
+
+impl ModelConfig {
+    /// Reads this struct's own JSON form (every field by name, absent keys at
+    /// their defaults; `hidden_size` required). `file` names it in errors.
+    pub fn from_model_config_json(text: &str, file: &str) -> Result<Self, ConfigError> {
+        let value = parse_text(text, file)?;
+        let obj = top_object(&value, file)?;
+        let config = generic(&obj)?;
+        config.validate(file)?;
+        Ok(config)
+    }
+
+    /// Reads a Hugging Face `config.json`, mapped by model family (see the
+    /// README's family tables). `file` names it in errors.
+    pub fn from_hf_config_json(text: &str, file: &str) -> Result<Self, ConfigError> {
+        Self::read_hf_config_json(text, file).map(|(config, _)| config)
+    }
+
+    /// [`ModelConfig::from_hf_config_json`], also saying which path of the
+    /// reader mapped the file (a family's mapping, or the generic path).
+    pub fn read_hf_config_json(text: &str, file: &str) -> Result<(Self, Reader), ConfigError> {
+        let value = parse_text(text, file)?;
+        let obj = top_object(&value, file)?;
+        crate::families::parse(&obj, file)
+    }
+
+    /// The consistency rules this project's own ModelConfig JSON gets (see
+    /// [`crate::rules`]): `hidden_size`, the layer list, KV heads against
+    /// heads, top-k against experts, the linear-attention and Mamba-2 keys.
+    pub fn validate(&self, file: &str) -> Result<(), ConfigError> {
+        let ctx = Ctx {
+            config: self,
+            hf: None,
+            reader: Reader::ModelConfigJson,
+        };
+        rules::check(&ctx, file)
+    }
+}
