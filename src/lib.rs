@@ -16,5 +16,8 @@ pub use arena_runtime::device as cuda;
 /// The checked number formulas compute with: `n(2) * M * h` in the expansion.
 pub use arena_runtime::checked;
 
+/// The offset planner of arenas with declared phases.
+pub use arena_runtime::plan;
+
 #[doc(hidden)]
 pub use arena_runtime::__private;
