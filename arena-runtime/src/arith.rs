@@ -124,12 +124,6 @@ to_size_lossless!(
     usize, u8, u16, u32, u64, u128, i8, i16, i32, i64, i128, isize
 );
 
-/// Converts a plain-Rust value used as a size.
-#[inline]
-pub fn to_size<T: ToSize>(v: T) -> Step {
-    v.to_size()
-}
-
 /// `a == "literal"` for any string-like config field.
 #[inline]
 pub fn str_eq<S: AsRef<str> + ?Sized>(a: &S, b: &str) -> bool {
@@ -169,10 +163,10 @@ mod tests {
 
     #[test]
     fn conversions() {
-        assert_eq!(to_size(3u32), Ok(3));
-        assert_eq!(to_size(-1i32), Err(Fault::DoesNotFit));
+        assert_eq!(3u32.to_size(), Ok(3));
+        assert_eq!((-1i32).to_size(), Err(Fault::DoesNotFit));
         let seven: &usize = &7;
-        assert_eq!(to_size(seven), Ok(7));
+        assert_eq!(seven.to_size(), Ok(7));
         assert!(str_eq(&String::from("glm"), "glm"));
         assert!(!str_eq("glm", "glm5"));
     }

@@ -348,9 +348,6 @@ pub const fn region_align(align: usize, buffers: &[BufferInfo]) -> usize {
 /// Items generated code names by path. Not a public API: may change in any release.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::arith::{
-        add, ceil16, clamp, div, div_ceil, max, min, mul, rem, round_up, str_eq, sub, to_size,
-    };
     pub use crate::checked::Sizing;
 
     /// The names a formula's generated code uses: the checked number and
@@ -362,11 +359,9 @@ pub mod __private {
         };
     }
     pub use crate::layout::{
-        Carver, alternative, cast, phase_offsets, phase_pieces, piece, piece_view, poison_pattern,
-        slab, step_piece,
+        Carver, alternative, cast, phase_offsets, phase_pieces, piece, piece_view, slab, step_piece,
     };
     pub use crate::levers::{bool_lever, parsed_lever};
-    pub use half::{bf16, f16};
     pub use std::result::Result;
     pub use std::vec::Vec;
 
@@ -381,41 +376,5 @@ pub mod __private {
     }
     impl<T> RegionOf for crate::Region<T> {
         type Inner = T;
-    }
-
-    /// Checks that a buffer holds a whole number of elements.
-    pub fn whole_elements(
-        arena: &'static str,
-        field: &'static str,
-        bytes: usize,
-        elem_bytes: usize,
-    ) -> Result<(), crate::SizeError> {
-        if elem_bytes > 1 && bytes % elem_bytes != 0 {
-            return Err(crate::SizeError::NotWholeElements {
-                arena,
-                field,
-                bytes,
-                elem_bytes,
-            });
-        }
-        Ok(())
-    }
-
-    /// Checks that a nested region holds its layout.
-    pub fn region_holds(
-        arena: &'static str,
-        field: &'static str,
-        region_bytes: usize,
-        inner_bytes: usize,
-    ) -> Result<(), crate::SizeError> {
-        if region_bytes < inner_bytes {
-            return Err(crate::SizeError::RegionTooSmall {
-                arena,
-                field,
-                region_bytes,
-                inner_bytes,
-            });
-        }
-        Ok(())
     }
 }
