@@ -647,10 +647,7 @@ impl<'m, 'a> Gen<'m, 'a> {
                 for d in dims {
                     if let Some(l) = self.lower(d, How::Operand) {
                         tries |= l.tries;
-                        let code = if matches!(
-                            d.expr.kind,
-                            formula::Kind::Bin(..) | formula::Kind::If(..)
-                        ) {
+                        let code = if is_compound(d) {
                             let c = l.code;
                             quote!((#c))
                         } else {
@@ -797,15 +794,17 @@ fn checked(item: &str, text: &str, l: Lowered) -> TokenStream {
     }
 }
 
+/// A dimension that needs parentheses as a factor of the shape's product.
+fn is_compound(d: &Formula) -> bool {
+    matches!(d.expr.kind, formula::Kind::Bin(..) | formula::Kind::If(..))
+}
+
 fn shape_text(f: &Field) -> String {
     let dims = f.attrs.shape.get().map_or(&[][..], |v| v.as_slice());
     let mut parts: Vec<String> = dims
         .iter()
         .map(|d| {
-            if matches!(
-                d.expr.kind,
-                crate::formula::Kind::Bin(..) | crate::formula::Kind::If(..)
-            ) {
+            if is_compound(d) {
                 format!("({})", d.text)
             } else {
                 d.text.clone()
@@ -813,13 +812,10 @@ fn shape_text(f: &Field) -> String {
         })
         .collect();
     let elem = match f.attrs.dtype.get() {
-        Some(DType::Builtin(i, _)) => match i.to_string().as_str() {
-            "bf16" | "f16" | "i16" | "u16" => "2".to_owned(),
-            "f32" | "i32" | "u32" => "4".to_owned(),
-            "f64" | "i64" | "u64" => "8".to_owned(),
-            _ => "1".to_owned(),
+        Some(d) => match elem_bytes(d) {
+            Some(e) => e.to_string(),
+            None => format!("size_of::<{}>()", d.name()),
         },
-        Some(d) => format!("size_of::<{}>()", d.name()),
         None => "1".to_owned(),
     };
     if elem != "1" {
