@@ -170,6 +170,15 @@ pub enum CarveError {
     },
     /// The layout itself could not be computed.
     Size(SizeError),
+    /// The device failed to fill a buffer (a phase's zeroing or poison).
+    Device {
+        /// The derived struct.
+        arena: &'static str,
+        /// The buffer.
+        field: &'static str,
+        /// The driver's error.
+        message: String,
+    },
 }
 
 impl fmt::Display for CarveError {
@@ -190,6 +199,14 @@ impl fmt::Display for CarveError {
                 align,
             } => write!(f, "`{arena}.{field}`: start is not {align}-byte aligned"),
             CarveError::Size(e) => e.fmt(f),
+            CarveError::Device {
+                arena,
+                field,
+                message,
+            } => write!(
+                f,
+                "`{arena}.{field}`: the device could not fill it: {message}"
+            ),
         }
     }
 }

@@ -252,10 +252,32 @@ impl<'a, M: Memory> Carver<'a, M> {
         let Some(offset) = self.cursor.place(bytes, align) else {
             return Err(CarveError::Size(SizeError::SlabOverflow { arena, field }));
         };
-        let skip = offset - self.consumed;
-        match self.rest.take() {
-            Some(rest) if M::len(&rest) >= skip && M::len(&rest) - skip >= bytes => {
-                let (_, rest) = M::split_at(rest, skip);
+        self.take_at(field, offset, bytes)
+    }
+
+    /// The `bytes` bytes at `offset`, which is at or past the end of the
+    /// last piece taken (offsets placed elsewhere, such as a plan's, taken in
+    /// increasing order); a zero-size piece is empty wherever it is.
+    #[inline]
+    pub fn take_at(
+        &mut self,
+        field: &'static str,
+        offset: usize,
+        bytes: usize,
+    ) -> Result<M::Bytes<'a>, CarveError> {
+        let rest = self.rest.take();
+        match rest {
+            Some(rest) if bytes == 0 => {
+                let (piece, rest) = M::split_at(rest, 0);
+                self.rest = Some(rest);
+                Ok(piece)
+            }
+            Some(rest)
+                if offset >= self.consumed
+                    && M::len(&rest) >= offset - self.consumed
+                    && M::len(&rest) - (offset - self.consumed) >= bytes =>
+            {
+                let (_, rest) = M::split_at(rest, offset - self.consumed);
                 let (piece, rest) = M::split_at(rest, bytes);
                 self.rest = Some(rest);
                 self.consumed = offset + bytes;
@@ -341,31 +363,32 @@ pub fn alternative<'b, M: Memory>(
     Ok(M::split_at(M::reborrow(region), bytes).0)
 }
 
-/// The alignment (inside the arena) and name of each carved field of `A`,
-/// in order: `N` of them. Evaluated at compile time by [`slab`].
-pub const fn carved<A: crate::Arena, const N: usize>() -> [(&'static str, usize); N] {
-    let mut out = [("", 1); N];
-    let mut i = 0;
-    let mut k = 0;
-    while i < A::BUFFERS.len() && k < N {
-        let info = &A::BUFFERS[i];
-        if info.is_carved() {
-            out[k] = (info.name, info.align_in(A::ALIGN));
-            k += 1;
-        }
-        i += 1;
-    }
-    out
-}
-
-/// The compile-time tables of the carved fields of `A`, as constants so that
-/// a reference to one is a `'static` table, never a copy on the stack.
+/// The compile-time tables of the carved fields of `A`, in order: their
+/// metadata (one scan of [`crate::Arena::BUFFERS`]), names and alignments in
+/// the arena, and phase ranges. Constants, so that a reference to one is a
+/// `'static` table, never a copy on the stack.
 struct Table<A, const N: usize>(core::marker::PhantomData<A>);
 
 impl<A: crate::Arena, const N: usize> Table<A, N> {
-    const FIELDS: [(&'static str, usize); N] = carved::<A, N>();
-    const RANGES: [(usize, usize); N] = carved_ranges::<A, N>();
     const INFOS: [&'static crate::BufferInfo; N] = carved_infos::<A, N>();
+    const FIELDS: [(&'static str, usize); N] = {
+        let mut out = [("", 1); N];
+        let mut k = 0;
+        while k < N {
+            out[k] = (Self::INFOS[k].name, Self::INFOS[k].align_in(A::ALIGN));
+            k += 1;
+        }
+        out
+    };
+    const RANGES: [(usize, usize); N] = {
+        let mut out = [(0, 0); N];
+        let mut k = 0;
+        while k < N {
+            out[k] = Self::INFOS[k].phases(A::PHASES.len());
+            k += 1;
+        }
+        out
+    };
 }
 
 /// The bytes a buffer is filled with when its first phase begins in poison
@@ -424,42 +447,18 @@ pub fn phase_pieces<'a, A: crate::Arena, M: Memory, const N: usize>(
     let order = &mut order[..live];
     order.sort_unstable_by_key(|&k| (offsets[k], k));
     let mut out: [Option<M::Bytes<'a>>; N] = core::array::from_fn(|_| None);
-    let mut rest = Some(region);
-    let mut consumed = 0usize;
+    let mut carver = Carver::<M>::new(A::NAME, region, 0);
     for &k in order.iter() {
         let name = infos[k].name;
-        let too_short = || {
-            StepError::Carve(CarveError::TooShort {
-                arena: A::NAME,
-                field: name,
-                needed: offsets[k].saturating_add(reserved[k]),
-                available: consumed,
-            })
-        };
-        if reserved[k] == 0 {
-            let (empty, r) = M::split_at(rest.take().ok_or_else(too_short)?, 0);
-            rest = Some(r);
-            out[k] = Some(empty);
-            continue;
-        }
-        let skip = offsets[k].checked_sub(consumed).ok_or_else(too_short)?;
-        let r = rest.take().ok_or_else(too_short)?;
-        if M::len(&r) < skip || M::len(&r) - skip < reserved[k] {
-            return Err(too_short());
-        }
-        let (_, r) = M::split_at(r, skip);
-        let (piece, r) = M::split_at(r, reserved[k]);
-        rest = Some(r);
-        consumed = offsets[k] + reserved[k];
+        let piece = carver.take_at(name, offsets[k], reserved[k])?;
         let mut piece = step_piece::<M>(A::NAME, name, piece, reserved[k], step[k])?;
         if let (Some(poison), true) = (fill, ranges[k].0 == phase) {
             let fill = |p: &mut M::Bytes<'_>, pattern: &[u8]| {
-                M::fill(p, pattern).map_err(|e| {
-                    StepError::Carve(CarveError::TooShort {
+                M::fill(p, pattern).map_err(|message| {
+                    StepError::Carve(CarveError::Device {
                         arena: A::NAME,
                         field: name,
-                        needed: 0,
-                        available: e.len(),
+                        message,
                     })
                 })
             };
@@ -491,24 +490,7 @@ pub fn phase_offsets<A: crate::Arena, const N: usize>(
         }
         return Ok(offsets);
     }
-    let ranges = &Table::<A, N>::RANGES;
-    let items: [crate::plan::Item; N] = core::array::from_fn(|k| crate::plan::Item {
-        name: fields[k].0,
-        bytes: reserved[k],
-        align: fields[k].1,
-        first: ranges[k].0,
-        last: ranges[k].1,
-    });
-    let (mut order, mut conflicts) = ([0; N], [0; N]);
-    crate::plan::plan(
-        A::NAME,
-        &items,
-        carving.guard,
-        &mut offsets,
-        &mut order,
-        &mut conflicts,
-    )?;
-    Ok(offsets)
+    planned::<A, N>(reserved, carving.guard).map(|(offsets, _)| offsets)
 }
 
 /// The piece [`phase_pieces`] cut for a field, as a typed view.
@@ -528,39 +510,37 @@ pub fn piece<'a, M: Memory>(piece: &mut Option<M::Bytes<'a>>) -> M::Bytes<'a> {
     piece.take().expect("checked when the slab was carved")
 }
 
-/// The planned slab of an arena with phases: no heap, the scratch on the stack.
-/// Kept out of line so that [`slab`] stays small enough to inline.
-#[inline(never)]
-fn planned_slab<A: crate::Arena, const N: usize>(
-    fields: &[(&'static str, usize); N],
-    bytes: [usize; N],
-) -> Result<usize, SizeError> {
-    let ranges = &Table::<A, N>::RANGES;
+/// The planned offsets and slab of the carved fields of `A` with `reserved`
+/// bytes and `guard` bytes after each: no heap, the scratch on the stack.
+fn planned<A: crate::Arena, const N: usize>(
+    reserved: &[usize; N],
+    guard: usize,
+) -> Result<([usize; N], usize), SizeError> {
+    let (fields, ranges) = (&Table::<A, N>::FIELDS, &Table::<A, N>::RANGES);
     let items: [crate::plan::Item; N] = core::array::from_fn(|k| crate::plan::Item {
         name: fields[k].0,
-        bytes: bytes[k],
+        bytes: reserved[k],
         align: fields[k].1,
         first: ranges[k].0,
         last: ranges[k].1,
     });
     let (mut offsets, mut order, mut conflicts) = ([0; N], [0; N], [0; N]);
-    crate::plan::plan(A::NAME, &items, 0, &mut offsets, &mut order, &mut conflicts)
+    let slab = crate::plan::plan(
+        A::NAME,
+        &items,
+        guard,
+        &mut offsets,
+        &mut order,
+        &mut conflicts,
+    )?;
+    Ok((offsets, slab))
 }
 
-/// The phase range of each carved field of `A`, in order.
-pub const fn carved_ranges<A: crate::Arena, const N: usize>() -> [(usize, usize); N] {
-    let mut out = [(0, 0); N];
-    let mut i = 0;
-    let mut k = 0;
-    while i < A::BUFFERS.len() && k < N {
-        let info = &A::BUFFERS[i];
-        if info.is_carved() {
-            out[k] = info.phases(A::PHASES.len());
-            k += 1;
-        }
-        i += 1;
-    }
-    out
+/// The planned slab of an arena with phases. Kept out of line so that
+/// [`slab`] stays small enough to inline.
+#[inline(never)]
+fn planned_slab<A: crate::Arena, const N: usize>(bytes: &[usize; N]) -> Result<usize, SizeError> {
+    planned::<A, N>(bytes, 0).map(|(_, slab)| slab)
 }
 
 /// The slab's bytes of the arena `A` whose carved fields, in order, have
@@ -574,7 +554,7 @@ pub fn slab<A: crate::Arena, const N: usize>(bytes: [usize; N]) -> Result<usize,
     }
     let fields = &Table::<A, N>::FIELDS;
     if !A::PHASES.is_empty() {
-        return planned_slab::<A, N>(fields, bytes);
+        return planned_slab::<A, N>(&bytes);
     }
     let mut cursor = Cursor::new(0);
     for (&(name, align), b) in fields.iter().zip(bytes) {

@@ -227,28 +227,8 @@ pub trait Arena: Sized {
     /// phase, each rounded up to [`Arena::ALIGN`]: no placement can use less.
     /// Without phases, the sum over every buffer.
     fn lower_bound_bytes(&self) -> Result<usize, SizeError> {
-        let items = self.plan_items();
+        let items = plan_items(self);
         plan::lower_bound(Self::NAME, &items, Self::PHASES.len().max(1), Self::ALIGN)
-    }
-
-    /// The carved fields as the planner sees them, in declaration order.
-    fn plan_items(&self) -> Vec<plan::Item> {
-        let phases = Self::PHASES.len();
-        Self::BUFFERS
-            .iter()
-            .enumerate()
-            .filter(|(_, info)| info.is_carved())
-            .map(|(i, info)| {
-                let (first, last) = info.phases(phases);
-                plan::Item {
-                    name: info.name,
-                    bytes: self.field_bytes(i),
-                    align: info.align_in(Self::ALIGN),
-                    first,
-                    last,
-                }
-            })
-            .collect()
     }
 
     /// The layout with `guard` bytes after every top-level buffer: planned
@@ -275,7 +255,7 @@ pub trait Arena: Sized {
     fn layout_planned(&self, guard: usize, planned: bool) -> Result<Layout, SizeError> {
         let planned = planned && !Self::ONE_OF;
         let offsets = if planned {
-            let items = self.plan_items();
+            let items = plan_items(self);
             let n = items.len();
             let (mut off, mut order, mut conflicts) = (vec![0; n], vec![0; n], vec![0; n]);
             let slab = plan::plan(
@@ -330,6 +310,26 @@ pub trait Arena: Sized {
             placements,
         })
     }
+}
+
+/// The carved fields of `arena` as the planner sees them, in declaration order.
+fn plan_items<A: Arena>(arena: &A) -> Vec<plan::Item> {
+    let phases = A::PHASES.len();
+    A::BUFFERS
+        .iter()
+        .enumerate()
+        .filter(|(_, info)| info.is_carved())
+        .map(|(i, info)| {
+            let (first, last) = info.phases(phases);
+            plan::Item {
+                name: info.name,
+                bytes: arena.field_bytes(i),
+                align: info.align_in(A::ALIGN),
+                first,
+                last,
+            }
+        })
+        .collect()
 }
 
 /// The larger of `align` and every buffer's element alignment.
