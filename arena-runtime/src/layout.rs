@@ -252,7 +252,7 @@ impl<'a, M: Memory> Carver<'a, M> {
         let Some(offset) = self.cursor.place(bytes, align) else {
             return Err(CarveError::Size(SizeError::SlabOverflow { arena, field }));
         };
-        self.take_at(field, offset, bytes)
+        self.take_placed(field, offset, bytes)
     }
 
     /// The `bytes` bytes at `offset`, which is at or past the end of the
@@ -265,19 +265,32 @@ impl<'a, M: Memory> Carver<'a, M> {
         offset: usize,
         bytes: usize,
     ) -> Result<M::Bytes<'a>, CarveError> {
-        let rest = self.rest.take();
-        match rest {
+        match self.rest.take() {
             Some(rest) if bytes == 0 => {
                 let (piece, rest) = M::split_at(rest, 0);
                 self.rest = Some(rest);
                 Ok(piece)
             }
-            Some(rest)
-                if offset >= self.consumed
-                    && M::len(&rest) >= offset - self.consumed
-                    && M::len(&rest) - (offset - self.consumed) >= bytes =>
-            {
-                let (_, rest) = M::split_at(rest, offset - self.consumed);
+            rest if offset >= self.consumed => {
+                self.rest = rest;
+                self.take_placed(field, offset, bytes)
+            }
+            _ => Err(self.too_short(field, offset, bytes)),
+        }
+    }
+
+    /// The `bytes` bytes at `offset`, at or past the end of the last piece.
+    #[inline]
+    fn take_placed(
+        &mut self,
+        field: &'static str,
+        offset: usize,
+        bytes: usize,
+    ) -> Result<M::Bytes<'a>, CarveError> {
+        let skip = offset - self.consumed;
+        match self.rest.take() {
+            Some(rest) if M::len(&rest) >= skip && M::len(&rest) - skip >= bytes => {
+                let (_, rest) = M::split_at(rest, skip);
                 let (piece, rest) = M::split_at(rest, bytes);
                 self.rest = Some(rest);
                 self.consumed = offset + bytes;
