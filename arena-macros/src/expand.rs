@@ -166,33 +166,13 @@ fn param_ty(ty: &syn::Type) -> (Ty, String) {
 /// Names of plain Rust functions the formulas call by one segment
 /// (`f(x)`): a helper of the same name is not imported.
 fn called_names(e: &formula::Expr, out: &mut HashSet<String>) {
-    use formula::Kind;
-    match &e.kind {
-        Kind::Call(p, args) => {
-            if p.len() == 1 && !BUILTINS.contains(&p[0].as_str()) {
-                out.insert(p[0].clone());
-            }
-            for a in args {
-                called_names(a, out);
-            }
+    if let formula::Kind::Call(p, _) = &e.kind {
+        if p.len() == 1 && !BUILTINS.contains(&p[0].as_str()) {
+            out.insert(p[0].clone());
         }
-        Kind::Method(b, _, args) => {
-            called_names(b, out);
-            for a in args {
-                called_names(a, out);
-            }
-        }
-        Kind::Field(b, _) | Kind::Not(b) | Kind::Paren(b) => called_names(b, out),
-        Kind::Bin(_, l, r) => {
-            called_names(l, out);
-            called_names(r, out);
-        }
-        Kind::If(c, t, f) => {
-            called_names(c, out);
-            called_names(t, out);
-            called_names(f, out);
-        }
-        _ => {}
+    }
+    for c in e.children() {
+        called_names(c, out);
     }
 }
 

@@ -7,6 +7,7 @@
 use std::collections::HashMap;
 
 use crate::attr::Errors;
+use crate::formula::lower::BUILTINS;
 use crate::formula::{BinOp, Expr, Formula, Kind};
 use crate::model::{Model, Role};
 
@@ -27,10 +28,6 @@ enum Ctx {
     Num,
     Any,
 }
-
-const BUILTINS: [&str; 7] = [
-    "ceil16", "div_ceil", "round_up", "max", "min", "clamp", "trimmed",
-];
 
 /// The type a let takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

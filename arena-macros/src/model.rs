@@ -450,33 +450,15 @@ fn check_field(m: &Model, f: &Field, errs: &mut Errors) {
 fn uses(e: &Expr, out: &mut Vec<(String, Span)>) {
     match &e.kind {
         Kind::Name(n) => out.push((n.clone(), e.loc.span)),
-        Kind::Call(p, args) => {
-            if p.len() == 1 && p[0] == "trimmed" {
-                if let Some(Kind::Name(n)) = args.first().map(|a| &a.unparen().kind) {
-                    out.push((format!("trimmed:{n}"), args[0].loc.span));
-                }
-            }
-            for a in args {
-                uses(a, out);
+        Kind::Call(p, args) if p.len() == 1 && p[0] == "trimmed" => {
+            if let Some(Kind::Name(n)) = args.first().map(|a| &a.unparen().kind) {
+                out.push((format!("trimmed:{n}"), args[0].loc.span));
             }
         }
-        Kind::Method(b, _, args) => {
-            uses(b, out);
-            for a in args {
-                uses(a, out);
-            }
-        }
-        Kind::Field(b, _) | Kind::Not(b) | Kind::Paren(b) => uses(b, out),
-        Kind::Bin(_, l, r) => {
-            uses(l, out);
-            uses(r, out);
-        }
-        Kind::If(c, t, f) => {
-            uses(c, out);
-            uses(t, out);
-            uses(f, out);
-        }
-        Kind::Int(_) | Kind::Bool(_) | Kind::Str(_) | Kind::Path(_) => {}
+        _ => {}
+    }
+    for c in e.children() {
+        uses(c, out);
     }
 }
 

@@ -101,6 +101,20 @@ pub struct Expr {
 }
 
 impl Expr {
+    /// The direct subexpressions, in source order.
+    pub fn children(&self) -> Vec<&Expr> {
+        match &self.kind {
+            Kind::Int(_) | Kind::Bool(_) | Kind::Str(_) | Kind::Name(_) | Kind::Path(_) => {
+                Vec::new()
+            }
+            Kind::Field(b, _) | Kind::Not(b) | Kind::Paren(b) => vec![b],
+            Kind::Method(b, _, args) => std::iter::once(&**b).chain(args).collect(),
+            Kind::Call(_, args) => args.iter().collect(),
+            Kind::Bin(_, l, r) => vec![l, r],
+            Kind::If(c, t, f) => vec![c, t, f],
+        }
+    }
+
     /// The expression without surrounding parentheses.
     pub fn unparen(&self) -> &Expr {
         match &self.kind {
