@@ -444,14 +444,17 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    /// Arguments of plain Rust code, each as written (a checked number as
-    /// `int(...)?`); `None` if any failed (all are checked).
-    fn rust_args(&mut self, args: &[Expr]) -> Option<(Vec<TokenStream>, bool)> {
+    /// Every argument lowered by `one`; `None` if any failed (all are checked).
+    fn each(
+        &mut self,
+        args: &[Expr],
+        one: fn(&mut Self, &Expr) -> Option<Lowered>,
+    ) -> Option<(Vec<TokenStream>, bool)> {
         let mut out = Vec::new();
         let mut tries = false;
         let mut ok = true;
         for a in args {
-            match self.any(a) {
+            match one(self, a) {
                 Some(l) => {
                     tries |= l.tries;
                     out.push(l.code);
@@ -462,25 +465,15 @@ impl<'a> Lowerer<'a> {
         ok.then_some((out, tries))
     }
 
+    /// Arguments of plain Rust code, each as written (a checked number as
+    /// `int(...)?`).
+    fn rust_args(&mut self, args: &[Expr]) -> Option<(Vec<TokenStream>, bool)> {
+        self.each(args, Self::any)
+    }
+
     /// Arguments of a built-in: numbers, plain or checked, as written.
     fn int_args(&mut self, args: &[Expr]) -> Option<(Vec<TokenStream>, bool)> {
-        let mut out = Vec::new();
-        let mut tries = false;
-        let mut ok = true;
-        for a in args {
-            match self.lower(a) {
-                Some(l) if matches!(l.ty, Ty::Int | Ty::Ext) => {
-                    tries |= l.tries;
-                    out.push(l.code);
-                }
-                Some(l) => {
-                    let _: Option<()> = self.type_error(&l, a, "a number");
-                    ok = false;
-                }
-                None => ok = false,
-            }
-        }
-        ok.then_some((out, tries))
+        self.each(args, Self::operand)
     }
 
     fn builtin(&mut self, name: &str, args: &[Expr], loc: Loc) -> Option<Lowered> {
