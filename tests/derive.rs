@@ -314,6 +314,11 @@ fn from_config_panics_with_the_message() {
 struct TotalOverflow {
     #[arena(size = n)]
     a: usize,
+    /// Not counted: the overflow is past it, at `b`.
+    #[arena(size = n, not_in_total)]
+    skipped: usize,
+    #[arena(value = n)]
+    count: usize,
     #[arena(size = n)]
     b: usize,
 }

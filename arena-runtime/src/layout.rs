@@ -323,6 +323,54 @@ impl<'a, M: Memory> Carver<'a, M> {
     }
 }
 
+/// Carves the views of an arena laid out for the sizes `reserved`, each view
+/// as long as in `step`: the body of a generated `carve_step`, one call a field.
+pub struct FieldCarver<'a, M: Memory, A> {
+    carver: Carver<'a, M>,
+    reserved: &'a A,
+    step: &'a A,
+}
+
+impl<'a, M: Memory, A: crate::Arena> FieldCarver<'a, M, A> {
+    /// A carver over `region` with the guard of `carving`.
+    #[inline]
+    pub fn new(
+        reserved: &'a A,
+        step: &'a A,
+        region: M::Bytes<'a>,
+        carving: crate::Carving,
+    ) -> Self {
+        FieldCarver {
+            carver: Carver::of::<A>(region, carving.guard),
+            reserved,
+            step,
+        }
+    }
+
+    /// The view of field `index`: see [`Carver::step`].
+    #[inline]
+    pub fn view<T: bytemuck::Pod>(&mut self, index: usize) -> Result<M::Slice<'a, T>, StepError> {
+        let reserved = self.reserved.field_bytes(index);
+        let step = self.step.field_bytes(index);
+        self.carver.step::<T>(index, reserved, step)
+    }
+
+    /// The views of field `index`, the nested arena whose reserved and step
+    /// sizes are `reserved` and `step`, carved from its region.
+    #[inline]
+    pub fn nested<B: crate::Arena>(
+        &mut self,
+        index: usize,
+        reserved: &'a crate::Region<B>,
+        step: &'a crate::Region<B>,
+    ) -> Result<B::Views<'a, M>, StepError> {
+        let region = self.carver.region(index, reserved.bytes)?;
+        reserved
+            .inner
+            .carve_step::<M>(&step.inner, region, crate::Carving::default())
+    }
+}
+
 /// The first `step` bytes of `piece`, the `reserved` bytes of `field`.
 #[inline]
 pub fn step_piece<'a, M: Memory>(
@@ -425,6 +473,22 @@ pub const fn carved_infos<A: crate::Arena, const N: usize>() -> [&'static crate:
     while i < A::BUFFERS.len() && k < N {
         if A::BUFFERS[i].is_carved() {
             out[k] = &A::BUFFERS[i];
+            k += 1;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The names of the `N` fields of `A` counted in `total_bytes()`, in order.
+pub const fn total_names<A: crate::Arena, const N: usize>() -> [&'static str; N] {
+    let mut out = [""; N];
+    let mut i = 0;
+    let mut k = 0;
+    while i < A::BUFFERS.len() && k < N {
+        let b = &A::BUFFERS[i];
+        if b.is_carved() && b.in_total {
+            out[k] = b.name;
             k += 1;
         }
         i += 1;

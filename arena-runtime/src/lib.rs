@@ -348,7 +348,7 @@ pub const fn region_align(align: usize, buffers: &[BufferInfo]) -> usize {
 /// Items generated code names by path. Not a public API: may change in any release.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::checked::Sizing;
+    pub use crate::checked::{Sizing, or_panic, with_shapes};
 
     /// The names a formula's generated code uses: the checked number and
     /// the built-ins of the formula language.
@@ -359,11 +359,20 @@ pub mod __private {
         };
     }
     pub use crate::layout::{
-        Carver, alternative, cast, phase_offsets, phase_pieces, piece, piece_view, slab, step_piece,
+        Carver, FieldCarver, alternative, cast, phase_offsets, phase_pieces, piece, piece_view,
+        slab, step_piece,
     };
     pub use crate::levers::{bool_lever, parsed_lever};
     pub use std::result::Result;
     pub use std::vec::Vec;
+
+    /// Refuses, at compile time with `message`, a nested arena `A` that
+    /// declares phases: a nested region is one block.
+    pub const fn no_phases<A: crate::Arena>(message: &str) {
+        if !A::PHASES.is_empty() {
+            panic!("{}", message);
+        }
+    }
 
     /// Maps a nested field's type `Region<T>` to `T`.
     #[diagnostic::on_unimplemented(

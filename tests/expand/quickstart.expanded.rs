@@ -19,20 +19,15 @@ impl Scratch {
 
 A [`SizeError`](::arena::SizeError) naming the field and its formula when a formula overflows, divides by zero or a lever value is malformed.*/
     pub fn try_from_config_with(
-        __arena_levers: &::arena::Levers,
+        levers: &::arena::Levers,
         config: &ModelConfig,
         max_batch_tokens: usize,
     ) -> ::arena::__private::Result<Self, ::arena::SizeError> {
         Self::__arena_build::<
             false,
             false,
-        >(
-            __arena_levers,
-            config,
-            max_batch_tokens,
-            &mut 0,
-            &mut ::core::default::Default::default(),
-        )
+        >(levers, config, max_batch_tokens, &mut ::core::default::Default::default())
+            .map(|(sized, _)| sized)
     }
     /**Sizes [`Scratch`] for one step, as [`Scratch::try_from_config_with`], and gives the step's dimensions of every buffer declared with `shape = [...]` ([`ScratchShapes`]), computed by the same sizing: a kernel launch reads them instead of recomputing them. The views of the step come from [`HostSlab::views_for`](::arena::HostSlab::views_for).
 
@@ -40,59 +35,53 @@ A [`SizeError`](::arena::SizeError) naming the field and its formula when a form
 
 As [`Scratch::try_from_config_with`].*/
     pub fn try_step_with(
-        __arena_levers: &::arena::Levers,
+        levers: &::arena::Levers,
         config: &ModelConfig,
         max_batch_tokens: usize,
     ) -> ::arena::__private::Result<(Self, ScratchShapes), ::arena::SizeError> {
-        let mut shapes = ScratchShapes::default();
-        let sized = Self::__arena_build::<
-            false,
-            true,
-        >(__arena_levers, config, max_batch_tokens, &mut 0, &mut shapes)?;
-        ::arena::__private::Result::Ok((sized, shapes))
+        ::arena::__private::with_shapes(|shapes| {
+            Self::__arena_build::<false, true>(levers, config, max_batch_tokens, shapes)
+        })
     }
-    /// The sizing; a parent arena (`__ARENA_SLAB`) also gets the
-    /// slab's bytes, `try_step_with` (`__ARENA_SHAPES`) the dimensions.
+    /// The sizing, and the slab's bytes for a parent.
     #[doc(hidden)]
     #[inline]
     pub fn __arena_build<const __ARENA_SLAB: bool, const __ARENA_SHAPES: bool>(
-        __arena_levers: &::arena::Levers,
+        levers: &::arena::Levers,
         config: &ModelConfig,
         max_batch_tokens: usize,
-        __arena_slab: &mut usize,
-        __arena_shapes: &mut ScratchShapes,
-    ) -> ::arena::__private::Result<Self, ::arena::SizeError> {
+        shapes: &mut ScratchShapes,
+    ) -> ::arena::__private::Result<(Self, usize), ::arena::SizeError> {
         use ::arena::__private::formula::{ceil16, div_ceil, max, min, n, wide};
-        let __arena = ::arena::__private::Sizing::new("Scratch");
+        let cx = ::arena::__private::Sizing::new("Scratch");
         let M = max_batch_tokens;
         let DEMO_FP8_SCALES: bool = ::arena::__private::bool_lever(
-            __arena_levers,
+            levers,
             "DEMO_FP8_SCALES",
             false,
         )?;
         let DEMO_FP32_ROUTER: bool = ::arena::__private::bool_lever(
-            __arena_levers,
+            levers,
             "DEMO_FP32_ROUTER",
             true,
         )?;
-        let h: usize = __arena.size("h", "config.hidden_size", n(config.hidden_size))?;
-        let K: usize = __arena
+        let h: usize = cx.size("h", "config.hidden_size", n(config.hidden_size))?;
+        let K: usize = cx
             .size(
                 "K",
                 "max(h, config.intermediate_size)",
                 max(h, config.intermediate_size),
             )?;
-        let hidden_states: usize = __arena
-            .size("hidden_states", "2 * M * h", n(2) * M * h)?;
+        let hidden_states: usize = cx.size("hidden_states", "2 * M * h", n(2) * M * h)?;
         if __ARENA_SHAPES {
-            __arena_shapes.hidden_states = [M, h];
+            shapes.hidden_states = [M, h];
         }
-        let mlp_up: usize = __arena
+        let mlp_up: usize = cx
             .size("mlp_up", "2 * ceil16(M) * K", n(2) * ceil16(M) * K)?;
         if __ARENA_SHAPES {
-            __arena_shapes.mlp_up = [__arena.size("mlp_up", "ceil16(M)", ceil16(M))?, K];
+            shapes.mlp_up = [cx.size("mlp_up", "ceil16(M)", ceil16(M))?, K];
         }
-        let router_logits: usize = __arena
+        let router_logits: usize = cx
             .size(
                 "router_logits",
                 "if config.num_experts > 0 { 4 * M * config.num_experts } else { 256 }",
@@ -102,43 +91,42 @@ As [`Scratch::try_from_config_with`].*/
                     n(256)
                 },
             )?;
-        let __arena_on_router_in_f32: bool = DEMO_FP32_ROUTER && config.num_experts > 0;
-        let router_in_f32: usize = if __arena_on_router_in_f32 {
-            __arena.size("router_in_f32", "4 * M * h", n(4) * M * h)?
+        let router_in_f32_on: bool = DEMO_FP32_ROUTER && config.num_experts > 0;
+        let router_in_f32: usize = if router_in_f32_on {
+            cx.size("router_in_f32", "4 * M * h", n(4) * M * h)?
         } else {
             0
         };
-        if __ARENA_SHAPES && __arena_on_router_in_f32 {
-            __arena_shapes.router_in_f32 = [M, h];
+        if __ARENA_SHAPES && router_in_f32_on {
+            shapes.router_in_f32 = [M, h];
         }
         let fp8_scales: usize = if DEMO_FP8_SCALES {
-            __arena
-                .size(
-                    "fp8_scales",
-                    "ceil16(M) * div_ceil(K, 128) * 4",
-                    ceil16(M) * div_ceil(K, 128) * 4,
-                )?
+            cx.size(
+                "fp8_scales",
+                "ceil16(M) * div_ceil(K, 128) * 4",
+                ceil16(M) * div_ceil(K, 128) * 4,
+            )?
         } else {
             0
         };
-        let logits: usize = __arena
+        let logits: usize = cx
             .size(
                 "logits",
                 "2 * min(M, 256) * config.vocab_size",
                 n(2) * min(M, 256) * config.vocab_size,
             )?;
         if __ARENA_SHAPES {
-            __arena_shapes.logits = [
-                __arena.size("logits", "min(M, 256)", min(M, 256))?,
-                __arena.size("logits", "config.vocab_size", n(config.vocab_size))?,
+            shapes.logits = [
+                cx.size("logits", "min(M, 256)", min(M, 256))?,
+                cx.size("logits", "config.vocab_size", n(config.vocab_size))?,
             ];
         }
-        let norm_unit_w: usize = __arena.size("norm_unit_w", "2 * h", n(2) * h)?;
+        let norm_unit_w: usize = cx.size("norm_unit_w", "2 * h", n(2) * h)?;
         if __ARENA_SHAPES {
-            __arena_shapes.norm_unit_w = [h];
+            shapes.norm_unit_w = [h];
         }
-        if __ARENA_SLAB {
-            *__arena_slab = ::arena::__private::slab::<
+        let slab = if __ARENA_SLAB {
+            ::arena::__private::slab::<
                 Self,
                 _,
             >([
@@ -149,31 +137,37 @@ As [`Scratch::try_from_config_with`].*/
                 fp8_scales,
                 logits,
                 norm_unit_w,
-            ])?;
+            ])?
         } else {
-            __arena
-                .total(
-                    wide(hidden_states) + mlp_up + router_logits + router_in_f32
-                        + fp8_scales + logits,
-                    move || [
-                        ("hidden_states", hidden_states),
-                        ("mlp_up", mlp_up),
-                        ("router_logits", router_logits),
-                        ("router_in_f32", router_in_f32),
-                        ("fp8_scales", fp8_scales),
-                        ("logits", logits),
-                    ],
-                )?;
-        }
-        ::arena::__private::Result::Ok(Self {
-            hidden_states,
-            mlp_up,
-            router_logits,
-            router_in_f32,
-            fp8_scales,
-            logits,
-            norm_unit_w,
-        })
+            cx.total::<
+                    Self,
+                    _,
+                >(
+                wide(hidden_states) + mlp_up + router_logits + router_in_f32 + fp8_scales
+                    + logits,
+                move || [
+                    hidden_states,
+                    mlp_up,
+                    router_logits,
+                    router_in_f32,
+                    fp8_scales,
+                    logits,
+                ],
+            )?;
+            0
+        };
+        ::arena::__private::Result::Ok((
+            Self {
+                hidden_states,
+                mlp_up,
+                router_logits,
+                router_in_f32,
+                fp8_scales,
+                logits,
+                norm_unit_w,
+            },
+            slab,
+        ))
     }
     /**Sizes every field of [`Scratch`], reading its levers from the environment once.
 
@@ -204,10 +198,7 @@ As [`Scratch::try_from_config_with`].*/
 When [`Scratch::try_from_config`] returns an error; the message names the field and its formula.*/
     #[track_caller]
     pub fn from_config(config: &ModelConfig, max_batch_tokens: usize) -> Self {
-        match Self::try_from_config(config, max_batch_tokens) {
-            ::arena::__private::Result::Ok(v) => v,
-            ::arena::__private::Result::Err(e) => ::core::panic!("{}", e),
-        }
+        ::arena::__private::or_panic(Self::try_from_config(config, max_batch_tokens))
     }
 }
 impl ::arena::Arena for Scratch {
@@ -294,6 +285,7 @@ impl ::arena::Arena for Scratch {
             norm_unit_w: ::core::default::Default::default(),
         }
     }
+    #[inline]
     fn field_bytes(&self, index: usize) -> usize {
         match index {
             0usize => self.hidden_states,
@@ -331,32 +323,18 @@ impl ::arena::Arena for Scratch {
         region: M::Bytes<'a>,
         carving: ::arena::Carving,
     ) -> ::arena::__private::Result<Self::Views<'a, M>, ::arena::StepError> {
-        let mut __arena_carver = ::arena::__private::Carver::<
+        let mut c = ::arena::__private::FieldCarver::<
             M,
-        >::of::<Self>(region, carving.guard);
-        let hidden_states = __arena_carver
-            .step::<::arena::bf16>(0usize, self.hidden_states, step.hidden_states)?;
-        let mlp_up = __arena_carver
-            .step::<::arena::bf16>(1usize, self.mlp_up, step.mlp_up)?;
-        let router_logits = __arena_carver
-            .step::<f32>(2usize, self.router_logits, step.router_logits)?;
-        let router_in_f32 = __arena_carver
-            .step::<f32>(3usize, self.router_in_f32, step.router_in_f32)?;
-        let fp8_scales = __arena_carver
-            .step::<f32>(4usize, self.fp8_scales, step.fp8_scales)?;
-        let logits = __arena_carver
-            .step::<::arena::bf16>(5usize, self.logits, step.logits)?;
-        let norm_unit_w = __arena_carver
-            .step::<::arena::bf16>(6usize, self.norm_unit_w, step.norm_unit_w)?;
+            Self,
+        >::new(self, step, region, carving);
         ::arena::__private::Result::Ok(ScratchViews {
-            hidden_states,
-            mlp_up,
-            router_logits,
-            router_in_f32,
-            fp8_scales,
-            logits,
-            norm_unit_w,
-            __arena_marker: ::core::marker::PhantomData,
+            hidden_states: c.view::<::arena::bf16>(0)?,
+            mlp_up: c.view::<::arena::bf16>(1)?,
+            router_logits: c.view::<f32>(2)?,
+            router_in_f32: c.view::<f32>(3)?,
+            fp8_scales: c.view::<f32>(4)?,
+            logits: c.view::<::arena::bf16>(5)?,
+            norm_unit_w: c.view::<::arena::bf16>(6)?,
         })
     }
 }
@@ -390,11 +368,9 @@ Bytes: `2 * min(M, 256) * config.vocab_size`*/
 
 Bytes: `2 * h` (not in total; zeroed)*/
     pub norm_unit_w: M::Slice<'a, ::arena::bf16>,
-    #[doc(hidden)]
-    pub __arena_marker: ::core::marker::PhantomData<(&'a (), fn() -> M)>,
 }
 ///The dimensions of every buffer of [`Scratch`] declared with `shape = [...]`, as [`Scratch::try_step_with`] computes them; all 0 for a buffer that is off.
-#[derive(Clone, Copy, Default)]
+#[derive(Default)]
 pub struct ScratchShapes {
     ///`[M, h]`
     pub hidden_states: [usize; 2usize],
@@ -407,3 +383,10 @@ pub struct ScratchShapes {
     ///`[h]`
     pub norm_unit_w: [usize; 1usize],
 }
+impl ::core::clone::Clone for ScratchShapes {
+    #[inline]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl ::core::marker::Copy for ScratchShapes {}

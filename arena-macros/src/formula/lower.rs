@@ -306,7 +306,9 @@ impl<'a> Lowerer<'a> {
             }
             Kind::Name(n) => match self.env.lookup(n) {
                 Some(b) => {
-                    let local = ident(&b.local.to_string(), span);
+                    // Where the formula names it, resolved as the binding
+                    // is (a generated local keeps its hygiene).
+                    let local = ident(&b.local.to_string(), span.resolved_at(b.local.span()));
                     Some(Lowered::plain(b.ty, quote!(#local)))
                 }
                 None => {
