@@ -931,7 +931,7 @@ fn inherent(m: &Model, body: TokenStream) -> TokenStream {
         "Sizes every field of [`{ident}`], reading its levers from the environment once.\n\n# Panics\n\nWhen [`{ident}::try_from_config`] returns an error; the message names the field and its formula."
     );
     quote! {
-        #[allow(non_snake_case, unused_variables, unused_parens, clippy::all, clippy::pedantic)]
+        #[allow(non_snake_case, unused, clippy::all, clippy::pedantic)]
         impl #ident {
             #[doc = #with_doc]
             #vis fn try_from_config_with(
@@ -1007,28 +1007,37 @@ fn shapes(m: &Model) -> TokenStream {
     let doc = format!(
         "The dimensions of every buffer of [`{ident}`] declared with `shape = [...]`, as [`{ident}::try_step_with`] computes them; all 0 for a buffer that is off."
     );
-    let fields = m.fields.iter().filter_map(|f| {
+    let mut fields = Vec::new();
+    let mut zeros = Vec::new();
+    for f in &m.fields {
         let n = &f.ident;
         let fvis = f.vis;
         match model::role(f) {
             Some(Role::Shape(dims)) => {
-                let len = dims.len();
+                let len = proc_macro2::Literal::usize_unsuffixed(dims.len());
                 let text: Vec<String> = dims.iter().map(|d| d.text.clone()).collect();
                 let d = format!("`[{}]`", text.join(", "));
-                Some(quote!(#[doc = #d] #fvis #n: [usize; #len]))
+                fields.push(quote!(#[doc = #d] #fvis #n: [usize; #len]));
+                zeros.push(quote!(#n: [0; #len]));
             }
             Some(Role::Nested { .. }) => {
                 let it = inner_type(f);
-                Some(quote!(#fvis #n: <#it as ::arena::Arena>::Shapes))
+                fields.push(quote!(#fvis #n: <#it as ::arena::Arena>::Shapes));
+                zeros.push(quote!(#n: ::core::default::Default::default()));
             }
-            _ => None,
+            _ => {}
         }
-    });
+    }
     quote! {
         #[doc = #doc]
-        #[derive(Default)]
         #vis struct #shapes {
             #(#fields,)*
+        }
+
+        impl ::core::default::Default for #shapes {
+            fn default() -> Self {
+                Self { #(#zeros),* }
+            }
         }
 
         impl ::core::clone::Clone for #shapes {
@@ -1121,24 +1130,25 @@ fn arena_impl(m: &Model, g: &Gen) -> TokenStream {
                 let it = inner_type(f);
                 quote!(#n: ::arena::Region::new(0, <#it as ::arena::Arena>::empty()))
             }
-            _ => quote!(#n: ::core::default::Default::default()),
+            Some(Role::Value(_)) => quote!(#n: ::core::default::Default::default()),
+            _ => quote!(#n: 0),
         }
     });
     let bytes_arms = m.fields.iter().enumerate().map(|(i, f)| {
         let n = &f.ident;
+        let is_bool = g.value_is_bool.get(&i) == Some(&true);
+        let i = proc_macro2::Literal::usize_unsuffixed(i);
         match model::role(f) {
             Some(Role::Nested { .. }) => quote!(#i => self.#n.bytes,),
-            Some(Role::Value(_)) if g.value_is_bool.get(&i) == Some(&true) => {
-                quote!(#i => usize::from(self.#n),)
-            }
+            Some(Role::Value(_)) if is_bool => quote!(#i => usize::from(self.#n),),
             _ => quote!(#i => self.#n,),
         }
     });
     let nested_arms = m.fields.iter().enumerate().filter_map(|(i, f)| {
         let n = &f.ident;
-        matches!(model::role(f), Some(Role::Nested { .. })).then(
-            || quote!(#i => ::core::option::Option::Some(::arena::Arena::layout(&self.#n.inner)),),
-        )
+        let i = proc_macro2::Literal::usize_unsuffixed(i);
+        matches!(model::role(f), Some(Role::Nested { .. }))
+            .then(|| quote!(#i => #rt::nested_layout(&self.#n),))
     });
     let lever_pushes = m.levers().iter().map(|l| {
         let n = l.name.to_string();
@@ -1166,10 +1176,7 @@ fn arena_impl(m: &Model, g: &Gen) -> TokenStream {
     let nested_arms: Vec<_> = nested_arms.collect();
     let nested_item = (!nested_arms.is_empty()).then(|| {
         quote! {
-            fn nested_layout(
-                &self,
-                index: usize,
-            ) -> ::core::option::Option<#rt::Result<::arena::Layout, ::arena::SizeError>> {
+            fn nested_layout(&self, index: usize) -> #rt::NestedLayout {
                 match index {
                     #(#nested_arms)*
                     _ => ::core::option::Option::None,
@@ -1285,29 +1292,22 @@ fn carve_body(m: &Model) -> TokenStream {
     let views = views_ident(m);
     if m.one_of() {
         // Every alternative is checked now; its view is cut when taken.
-        let checks = carved_fields(m).map(|(_, f)| {
+        let checks = carved_fields(m).map(|(i, f)| {
             let n = &f.ident;
-            let s = n.to_string();
+            let i = proc_macro2::Literal::usize_unsuffixed(i);
             match model::role(f) {
-                Some(Role::Nested { .. }) => quote! {
-                    let r = #rt::alternative::<M>(Self::NAME, #s, &mut __arena_region, self.#n.bytes)?;
-                    ::arena::Arena::carve_step::<M>(&self.#n.inner, &step.#n.inner, r, ::arena::Carving::default())?;
-                },
+                Some(Role::Nested { .. }) => quote!(one.nested(#i, &self.#n, &step.#n)?;),
                 _ => {
                     let t = view_elem(f);
-                    quote! {
-                        let r = #rt::alternative::<M>(Self::NAME, #s, &mut __arena_region, self.#n)?;
-                        let r = #rt::step_piece::<M>(Self::NAME, #s, r, self.#n, step.#n)?;
-                        #rt::cast::<M, #t>(Self::NAME, #s, r)?;
-                    }
+                    quote!(one.view::<#t>(#i)?;)
                 }
             }
         });
         return quote! {
             let _ = carving;
-            let mut __arena_region = region;
+            let mut one = #rt::Alternatives::<M, Self>::new(self, step, region);
             #(#checks)*
-            #rt::Result::Ok(#views { __arena: self, __step: step, __region: __arena_region })
+            #rt::Result::Ok(#views { __one_of: one })
         };
     }
     // Each view in the struct literal, carved in declaration order.
@@ -1572,9 +1572,9 @@ fn views(m: &Model) -> TokenStream {
     let rt = rt();
     let doc = format!("Typed views of every buffer of [`{ident}`], carved from one region.");
     if m.one_of() {
-        let accessors = carved_fields(m).map(|(_, f)| {
+        let accessors = carved_fields(m).map(|(i, f)| {
             let n = &f.ident;
-            let s = n.to_string();
+            let i = proc_macro2::Literal::usize_unsuffixed(i);
             let d = format!("{}\n\nOne alternative at a time: this view borrows the whole region.", field_doc(f));
             match model::role(f) {
                 Some(Role::Nested { .. }) => {
@@ -1583,10 +1583,8 @@ fn views(m: &Model) -> TokenStream {
                         #[doc = #d]
                         #[track_caller]
                         pub fn #n(&mut self) -> <#it as ::arena::Arena>::Views<'_, M> {
-                            let r = #rt::alternative::<M>(<#ident as ::arena::Arena>::NAME, #s, &mut self.__region, self.__arena.#n.bytes)
-                                .expect("checked when the region was carved");
-                            ::arena::Arena::carve_step::<M>(&self.__arena.#n.inner, &self.__step.#n.inner, r, ::arena::Carving::default())
-                                .expect("checked when the region was carved")
+                            let (reserved, step) = self.__one_of.arenas();
+                            self.__one_of.nested(#i, &reserved.#n, &step.#n).expect("checked when carved")
                         }
                     }
                 }
@@ -1596,10 +1594,7 @@ fn views(m: &Model) -> TokenStream {
                         #[doc = #d]
                         #[track_caller]
                         pub fn #n(&mut self) -> M::Slice<'_, #t> {
-                            let r = #rt::alternative::<M>(<#ident as ::arena::Arena>::NAME, #s, &mut self.__region, self.__step.#n)
-                                .expect("checked when the region was carved");
-                            #rt::cast::<M, #t>(<#ident as ::arena::Arena>::NAME, #s, r)
-                                .expect("checked when the region was carved")
+                            self.__one_of.view::<#t>(#i).expect("checked when carved")
                         }
                     }
                 }
@@ -1608,9 +1603,7 @@ fn views(m: &Model) -> TokenStream {
         return quote! {
             #[doc = #doc]
             #vis struct #views<'a, M: ::arena::Memory = ::arena::Host> {
-                __arena: &'a #ident,
-                __step: &'a #ident,
-                __region: M::Bytes<'a>,
+                __one_of: #rt::Alternatives<'a, M, #ident>,
             }
 
             impl<'a, M: ::arena::Memory> #views<'a, M> {

@@ -371,6 +371,60 @@ impl<'a, M: Memory, A: crate::Arena> FieldCarver<'a, M, A> {
     }
 }
 
+/// The region of a one-of arena `A`, laid out for the sizes `reserved`: each
+/// alternative's views are cut from its start, as long as in `step`, when
+/// taken (the views of a generated one-of arena).
+pub struct Alternatives<'a, M: Memory, A> {
+    region: M::Bytes<'a>,
+    reserved: &'a A,
+    step: &'a A,
+}
+
+impl<'a, M: Memory, A: crate::Arena> Alternatives<'a, M, A> {
+    /// The alternatives of `region`.
+    #[inline]
+    pub fn new(reserved: &'a A, step: &'a A, region: M::Bytes<'a>) -> Self {
+        Alternatives {
+            region,
+            reserved,
+            step,
+        }
+    }
+
+    /// The reserved and the step sizes.
+    #[inline]
+    pub fn arenas(&self) -> (&'a A, &'a A) {
+        (self.reserved, self.step)
+    }
+
+    /// The view of alternative `index`, a buffer.
+    #[inline]
+    pub fn view<T: bytemuck::Pod>(&mut self, index: usize) -> Result<M::Slice<'_, T>, StepError> {
+        let field = A::BUFFERS.get(index).map_or("", |b| b.name);
+        let reserved = self.reserved.field_bytes(index);
+        let piece = alternative::<M>(A::NAME, field, &mut self.region, reserved)?;
+        let step = self.step.field_bytes(index);
+        let piece = step_piece::<M>(A::NAME, field, piece, reserved, step)?;
+        Ok(cast::<M, T>(A::NAME, field, piece)?)
+    }
+
+    /// The views of alternative `index`, the nested arena whose reserved and
+    /// step sizes are `reserved` and `step`.
+    #[inline]
+    pub fn nested<'b, B: crate::Arena>(
+        &'b mut self,
+        index: usize,
+        reserved: &'b crate::Region<B>,
+        step: &'b crate::Region<B>,
+    ) -> Result<B::Views<'b, M>, StepError> {
+        let field = A::BUFFERS.get(index).map_or("", |b| b.name);
+        let piece = alternative::<M>(A::NAME, field, &mut self.region, reserved.bytes)?;
+        reserved
+            .inner
+            .carve_step::<M>(&step.inner, piece, crate::Carving::default())
+    }
+}
+
 /// The first `step` bytes of `piece`, the `reserved` bytes of `field`.
 #[inline]
 pub fn step_piece<'a, M: Memory>(

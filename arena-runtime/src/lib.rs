@@ -359,12 +359,20 @@ pub mod __private {
         };
     }
     pub use crate::layout::{
-        Carver, FieldCarver, alternative, cast, phase_offsets, phase_pieces, piece, piece_view,
-        slab, step_piece,
+        Alternatives, Carver, FieldCarver, alternative, cast, phase_offsets, phase_pieces, piece,
+        piece_view, slab, step_piece,
     };
     pub use crate::levers::{bool_lever, parsed_lever};
     pub use std::result::Result;
     pub use std::vec::Vec;
+
+    /// What [`crate::Arena::nested_layout`] returns.
+    pub type NestedLayout = Option<Result<crate::Layout, crate::SizeError>>;
+
+    /// The layout of a nested field's arena.
+    pub fn nested_layout<A: crate::Arena>(region: &crate::Region<A>) -> NestedLayout {
+        Some(region.inner.layout())
+    }
 
     /// Refuses, at compile time with `message`, a nested arena `A` that
     /// declares phases: a nested region is one block.

@@ -1,7 +1,7 @@
 // The code `#[derive(Arena)]` generates for `Scratch` in examples/quickstart.rs.
 // Regenerate: ARENA_BLESS=1 cargo test -p arena-macros snapshot
 
-#[allow(non_snake_case, unused_variables, unused_parens, clippy::all, clippy::pedantic)]
+#[allow(non_snake_case, unused, clippy::all, clippy::pedantic)]
 impl Scratch {
     /**Sizes every field of [`Scratch`] from its formula, with levers taken from `levers`.
 
@@ -276,25 +276,25 @@ impl ::arena::Arena for Scratch {
     type Shapes = ScratchShapes;
     fn empty() -> Self {
         Self {
-            hidden_states: ::core::default::Default::default(),
-            mlp_up: ::core::default::Default::default(),
-            router_logits: ::core::default::Default::default(),
-            router_in_f32: ::core::default::Default::default(),
-            fp8_scales: ::core::default::Default::default(),
-            logits: ::core::default::Default::default(),
-            norm_unit_w: ::core::default::Default::default(),
+            hidden_states: 0,
+            mlp_up: 0,
+            router_logits: 0,
+            router_in_f32: 0,
+            fp8_scales: 0,
+            logits: 0,
+            norm_unit_w: 0,
         }
     }
     #[inline]
     fn field_bytes(&self, index: usize) -> usize {
         match index {
-            0usize => self.hidden_states,
-            1usize => self.mlp_up,
-            2usize => self.router_logits,
-            3usize => self.router_in_f32,
-            4usize => self.fp8_scales,
-            5usize => self.logits,
-            6usize => self.norm_unit_w,
+            0 => self.hidden_states,
+            1 => self.mlp_up,
+            2 => self.router_logits,
+            3 => self.router_in_f32,
+            4 => self.fp8_scales,
+            5 => self.logits,
+            6 => self.norm_unit_w,
             _ => 0,
         }
     }
@@ -370,18 +370,28 @@ Bytes: `2 * h` (not in total; zeroed)*/
     pub norm_unit_w: M::Slice<'a, ::arena::bf16>,
 }
 ///The dimensions of every buffer of [`Scratch`] declared with `shape = [...]`, as [`Scratch::try_step_with`] computes them; all 0 for a buffer that is off.
-#[derive(Default)]
 pub struct ScratchShapes {
     ///`[M, h]`
-    pub hidden_states: [usize; 2usize],
+    pub hidden_states: [usize; 2],
     ///`[ceil16(M), K]`
-    pub mlp_up: [usize; 2usize],
+    pub mlp_up: [usize; 2],
     ///`[M, h]`
-    pub router_in_f32: [usize; 2usize],
+    pub router_in_f32: [usize; 2],
     ///`[min(M, 256), config.vocab_size]`
-    pub logits: [usize; 2usize],
+    pub logits: [usize; 2],
     ///`[h]`
-    pub norm_unit_w: [usize; 1usize],
+    pub norm_unit_w: [usize; 1],
+}
+impl ::core::default::Default for ScratchShapes {
+    fn default() -> Self {
+        Self {
+            hidden_states: [0; 2],
+            mlp_up: [0; 2],
+            router_in_f32: [0; 2],
+            logits: [0; 2],
+            norm_unit_w: [0; 1],
+        }
+    }
 }
 impl ::core::clone::Clone for ScratchShapes {
     #[inline]
