@@ -938,12 +938,7 @@ fn inherent(m: &Model, body: TokenStream) -> TokenStream {
                 #levers: &::arena::Levers,
                 #(#all_decls),*
             ) -> #rt::Result<Self, ::arena::SizeError> {
-                Self::__arena_build::<false, false>(
-                    #levers,
-                    #(#all_names,)*
-                    &mut ::core::default::Default::default(),
-                )
-                .map(|(sized, _)| sized)
+                #rt::sized(|#shapes_arg| Self::__arena_build::<false, false>(#levers, #(#all_names,)* #shapes_arg))
             }
 
             #[doc = #step_doc]
@@ -951,9 +946,7 @@ fn inherent(m: &Model, body: TokenStream) -> TokenStream {
                 #levers: &::arena::Levers,
                 #(#all_decls),*
             ) -> #rt::Result<(Self, #shapes), ::arena::SizeError> {
-                #rt::with_shapes(|#shapes_arg| {
-                    Self::__arena_build::<false, true>(#levers, #(#all_names,)* #shapes_arg)
-                })
+                #rt::with_shapes(|#shapes_arg| Self::__arena_build::<false, true>(#levers, #(#all_names,)* #shapes_arg))
             }
 
             /// The sizing, and the slab's bytes for a parent.

@@ -303,6 +303,15 @@ pub fn with_shapes<A, S: Default>(
     Ok((sized, shapes))
 }
 
+/// Sizes an arena with `build`, without its step dimensions: the body of a
+/// generated `try_from_config_with`.
+#[inline(always)]
+pub fn sized<A, S: Default>(
+    build: impl FnOnce(&mut S) -> Result<(A, usize), SizeError>,
+) -> Result<A, SizeError> {
+    build(&mut S::default()).map(|(sized, _)| sized)
+}
+
 /// The value of a sizing, or a panic with its error at the caller of the
 /// generated `from_config`.
 #[track_caller]

@@ -348,7 +348,7 @@ pub const fn region_align(align: usize, buffers: &[BufferInfo]) -> usize {
 /// Items generated code names by path. Not a public API: may change in any release.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::checked::{Sizing, or_panic, with_shapes};
+    pub use crate::checked::{Sizing, or_panic, sized, with_shapes};
 
     /// The names a formula's generated code uses: the checked number and
     /// the built-ins of the formula language.

@@ -23,11 +23,10 @@ A [`SizeError`](::arena::SizeError) naming the field and its formula when a form
         config: &ModelConfig,
         max_batch_tokens: usize,
     ) -> ::arena::__private::Result<Self, ::arena::SizeError> {
-        Self::__arena_build::<
+        ::arena::__private::sized(|shapes| Self::__arena_build::<
             false,
             false,
-        >(levers, config, max_batch_tokens, &mut ::core::default::Default::default())
-            .map(|(sized, _)| sized)
+        >(levers, config, max_batch_tokens, shapes))
     }
     /**Sizes [`Scratch`] for one step, as [`Scratch::try_from_config_with`], and gives the step's dimensions of every buffer declared with `shape = [...]` ([`ScratchShapes`]), computed by the same sizing: a kernel launch reads them instead of recomputing them. The views of the step come from [`HostSlab::views_for`](::arena::HostSlab::views_for).
 
@@ -39,9 +38,10 @@ As [`Scratch::try_from_config_with`].*/
         config: &ModelConfig,
         max_batch_tokens: usize,
     ) -> ::arena::__private::Result<(Self, ScratchShapes), ::arena::SizeError> {
-        ::arena::__private::with_shapes(|shapes| {
-            Self::__arena_build::<false, true>(levers, config, max_batch_tokens, shapes)
-        })
+        ::arena::__private::with_shapes(|shapes| Self::__arena_build::<
+            false,
+            true,
+        >(levers, config, max_batch_tokens, shapes))
     }
     /// The sizing, and the slab's bytes for a parent.
     #[doc(hidden)]
