@@ -3,7 +3,7 @@
 //! `cargo run --release -p arena-runtime --example plan_quality [arenas]`;
 //! deterministic (a fixed-seed generator), BENCHMARKS.md has the figures.
 
-use arena_runtime::plan::{Item, lower_bound, plan};
+use arena_runtime::plan::{Item, Placed, lower_bound, plan};
 
 /// SplitMix64: a small deterministic generator, enough for sampling.
 struct Rng(u64);
@@ -63,7 +63,7 @@ fn ratios(arenas: usize, seed: u64, make: fn(&mut Rng, usize) -> Item) -> (Vec<f
         let phases = 2 + rng.below(7) as usize;
         let n = 1 + rng.below(64) as usize;
         let items: Vec<Item> = (0..n).map(|_| make(&mut rng, phases)).collect();
-        let (mut off, mut order, mut conf) = (vec![0; n], vec![0; n], vec![0; n]);
+        let (mut off, mut order, mut conf) = (vec![0; n], vec![0; n], vec![Placed::EMPTY; n]);
         let planned = plan("A", &items, 0, &mut off, &mut order, &mut conf).unwrap();
         let lower = lower_bound("A", &items, phases, 1).unwrap();
         let r = if lower == 0 {

@@ -655,7 +655,7 @@ fn planned<A: crate::Arena, const N: usize>(
         first: ranges[k].0,
         last: ranges[k].1,
     });
-    let (mut offsets, mut order, mut conflicts) = ([0; N], [0; N], [0; N]);
+    let (mut offsets, mut order, mut conflicts) = ([0; N], [0; N], [crate::plan::Placed::EMPTY; N]);
     let slab = crate::plan::plan(
         A::NAME,
         &items,

@@ -257,7 +257,8 @@ pub trait Arena: Sized {
         let offsets = if planned {
             let items = plan_items(self);
             let n = items.len();
-            let (mut off, mut order, mut conflicts) = (vec![0; n], vec![0; n], vec![0; n]);
+            let (mut off, mut order, mut conflicts) =
+                (vec![0; n], vec![0; n], vec![plan::Placed::EMPTY; n]);
             let slab = plan::plan(
                 Self::NAME,
                 &items,

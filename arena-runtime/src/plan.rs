@@ -40,64 +40,97 @@ const fn align_up(x: usize, align: usize) -> Option<usize> {
     }
 }
 
+/// A placed buffer as the planner scans them: its bytes with the guard after
+/// them, and its phases.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Placed {
+    start: usize,
+    end: usize,
+    first: usize,
+    last: usize,
+}
+
+impl Placed {
+    /// An unused slot of the scratch.
+    pub const EMPTY: Placed = Placed {
+        start: 0,
+        end: 0,
+        first: 0,
+        last: 0,
+    };
+}
+
 /// Places `items`, writing each one's offset to `offsets`, with `guard`
 /// bytes after every non-empty buffer; returns the slab's bytes (the end of
-/// the last buffer and its guard). `order` and `conflicts` are scratch, each
-/// at least `items.len()` long. A slab past `usize::MAX` is a
+/// the last buffer and its guard). `order` and `placed` are scratch, each at
+/// least `items.len()` long. A slab past `usize::MAX` is a
 /// [`SizeError::SlabOverflow`] naming the buffer that did not fit.
 pub fn plan(
     arena: &'static str,
     items: &[Item],
     guard: usize,
     offsets: &mut [usize],
-    order: &mut [usize],
-    conflicts: &mut [usize],
+    order: &mut [u128],
+    placed: &mut [Placed],
 ) -> Result<usize, SizeError> {
-    let n = items.len();
-    let order = &mut order[..n];
-    for (k, o) in order.iter_mut().enumerate() {
-        *o = k;
-    }
-    order.sort_unstable_by_key(|&k| (core::cmp::Reverse(items[k].bytes), k));
-    let mut slab = 0usize;
-    // The placed non-empty buffers, by offset: each new buffer scans it once.
-    let mut placed = 0usize;
-    for &i in order.iter() {
-        let item = &items[i];
-        if item.bytes == 0 {
-            offsets[i] = 0;
-            continue;
+    // The non-empty buffers, largest first (ties in declaration order): one
+    // integer per buffer, the size's complement above its index, sorted
+    // ascending.
+    let mut n = 0;
+    for (k, item) in items.iter().enumerate() {
+        offsets[k] = 0;
+        if item.bytes > 0 {
+            order[n] = (((!item.bytes) as u128) << 64) | k as u128;
+            n += 1;
         }
+    }
+    let order = &mut order[..n];
+    order.sort_unstable();
+    let mut slab = 0usize;
+    // The placed buffers, by offset: each new buffer scans them once, up to
+    // the first gap that holds it among those live with it.
+    let mut count = 0usize;
+    for &key in order.iter() {
+        let i = key as u64 as usize;
+        let item = &items[i];
         let overflow = || SizeError::SlabOverflow {
             arena,
             field: item.name,
         };
         let foot = item.bytes.checked_add(guard).ok_or_else(overflow)?;
+        let (first, last) = (item.first, item.last);
         let mut at = 0usize;
         let mask = !(item.align - 1);
-        for &j in &conflicts[..placed] {
-            let other = &items[j];
-            if other.first > item.last || item.first > other.last {
+        for p in &placed[..count] {
+            if p.first > last || first > p.last {
                 continue;
             }
             // Saturating: a value past `usize::MAX` never fits, and the
             // checked placement below reports it.
             let start = at.saturating_add(item.align - 1) & mask;
-            if start.saturating_add(foot) <= offsets[j] {
+            if start.saturating_add(foot) <= p.start {
                 break;
             }
-            // Past `j`: its bytes and guard were checked when it was placed.
-            at = at.max(offsets[j] + other.bytes + guard);
+            at = at.max(p.end);
         }
         let start = align_up(at, item.align).ok_or_else(overflow)?;
         let end = start.checked_add(foot).ok_or_else(overflow)?;
         offsets[i] = start;
         slab = slab.max(end);
-        // Keep `conflicts[..placed]` sorted by offset.
-        let pos = conflicts[..placed].partition_point(|&j| offsets[j] <= start);
-        conflicts.copy_within(pos..placed, pos + 1);
-        conflicts[pos] = i;
-        placed += 1;
+        // Keep `placed[..count]` sorted by offset, shifting from the end (for
+        // tens of buffers cheaper than a binary search and a memmove).
+        let mut pos = count;
+        while pos > 0 && placed[pos - 1].start > start {
+            placed[pos] = placed[pos - 1];
+            pos -= 1;
+        }
+        placed[pos] = Placed {
+            start,
+            end,
+            first,
+            last,
+        };
+        count += 1;
     }
     // Greedy by size can lose to declaration order where alignment padding
     // dominates (a large unaligned buffer before a small aligned one): keep
@@ -161,8 +194,8 @@ mod tests {
 
     fn run(items: &[Item], guard: usize) -> (Vec<usize>, usize) {
         let n = items.len();
-        let (mut off, mut order, mut conf) = (vec![0; n], vec![0; n], vec![0; n]);
-        let slab = plan("A", items, guard, &mut off, &mut order, &mut conf).unwrap();
+        let (mut off, mut order, mut placed) = (vec![0; n], vec![0; n], vec![Placed::EMPTY; n]);
+        let slab = plan("A", items, guard, &mut off, &mut order, &mut placed).unwrap();
         (off, slab)
     }
 
@@ -205,7 +238,7 @@ mod tests {
         assert_eq!(off, [0, 256]);
         assert_eq!(slab, 256 + 164);
         let n = 2;
-        let (mut o, mut r, mut c) = (vec![0; n], vec![0; n], vec![0; n]);
+        let (mut o, mut r, mut c) = (vec![0; n], vec![0; n], vec![Placed::EMPTY; n]);
         let huge = [item(usize::MAX - 10, 0, 0), item(100, 0, 0)];
         let e = plan("A", &huge, 0, &mut o, &mut r, &mut c).unwrap_err();
         assert!(matches!(e, SizeError::SlabOverflow { .. }), "{e}");

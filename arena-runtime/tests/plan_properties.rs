@@ -3,7 +3,7 @@
 //! whose ranges intersect overlap; every buffer is aligned and inside the
 //! slab; lower bound ≤ planned ≤ unplanned; an overflow is a `SizeError`.
 
-use arena_runtime::plan::{Item, lower_bound, plan};
+use arena_runtime::plan::{Item, Placed, lower_bound, plan};
 use arena_runtime::{Cursor, SizeError};
 use proptest::prelude::*;
 
@@ -50,7 +50,7 @@ proptest! {
     #[test]
     fn planned_offsets_are_sound((items, phases, guard) in arb_arena()) {
         let n = items.len();
-        let (mut off, mut order, mut conf) = (vec![0; n], vec![0; n], vec![0; n]);
+        let (mut off, mut order, mut conf) = (vec![0; n], vec![0; n], vec![Placed::EMPTY; n]);
         let planned = plan("A", &items, guard, &mut off, &mut order, &mut conf);
         let flat = unplanned(&items, guard);
         let lower = lower_bound("A", &items, phases, 1);
