@@ -20,7 +20,9 @@ const PALETTE: [RGBColor; 9] = [
 
 /// Draws the slab's bytes against the swept value, stacked by buffer (the
 /// largest eight and "other"), with the GPU's memory as a line when the sweep
-/// names a GPU, as an SVG file.
+/// names a GPU, as an SVG file. For an arena with declared lifetimes whose
+/// plan shares bytes, the stack is the unplanned footprint, and the planned
+/// slab and the lower bound are drawn over it as lines.
 pub fn stacked(sweep: &Sweep, path: &Path, title: &str) -> Result<(), String> {
     let fail = |e: String| format!("cannot draw chart {}: {e}", path.display());
     if sweep.points.len() < 2 {
@@ -104,6 +106,31 @@ pub fn stacked(sweep: &Sweep, path: &Path, title: &str) -> Result<(), String> {
             .map_err(|e| fail(e.to_string()))?
             .label(name.as_str())
             .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], color.filled()));
+    }
+    // Declared lifetimes: the planned slab and the lower bound, when the
+    // plan shares bytes at some point of the sweep.
+    if sweep
+        .points
+        .iter()
+        .any(|(_, r)| r.slab_bytes < r.unplanned_bytes)
+    {
+        let lines: [(&str, fn(&crate::report::Report) -> usize, RGBColor); 2] = [
+            ("planned slab", |r| r.slab_bytes, BLACK),
+            ("lower bound", |r| r.lower_bound_bytes, RGBColor(90, 90, 90)),
+        ];
+        for (label, bytes, color) in lines {
+            let style = color.stroke_width(3);
+            chart
+                .draw_series(LineSeries::new(
+                    pos.iter()
+                        .zip(&sweep.points)
+                        .map(|(x, (_, r))| (*x, bytes(r) as f64 / div)),
+                    style,
+                ))
+                .map_err(|e| fail(e.to_string()))?
+                .label(label)
+                .legend(move |(x, y)| PathElement::new([(x, y), (x + 14, y)], style));
+        }
     }
     if let Some((name, bytes)) = memory {
         chart
