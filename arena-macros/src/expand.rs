@@ -1116,6 +1116,9 @@ fn arena_impl(m: &Model, g: &Gen) -> TokenStream {
         };
         quote!(::arena::LeverInfo { name: #n, default: #d })
     });
+    let levers: Vec<_> = levers.collect();
+    let levers_const = (!levers.is_empty())
+        .then(|| quote!(const LEVERS: &'static [::arena::LeverInfo] = &[#(#levers),*];));
     let empties = m.fields.iter().map(|f| {
         let n = &f.ident;
         match model::role(f) {
@@ -1196,7 +1199,7 @@ fn arena_impl(m: &Model, g: &Gen) -> TokenStream {
             const ALIGN: usize = #align;
             #one_of_item
             const BUFFERS: &'static [::arena::BufferInfo] = &[#(#infos),*];
-            const LEVERS: &'static [::arena::LeverInfo] = &[#(#levers),*];
+            #levers_const
             #phases_item
             type Views<'a, M: ::arena::Memory> = #views<'a, M> where Self: 'a;
             type Shapes = #shapes_ty;

@@ -85,8 +85,8 @@ pub trait Arena: Sized {
     const ONE_OF: bool = false;
     /// Metadata of every field, in declaration order.
     const BUFFERS: &'static [BufferInfo];
-    /// The levers the arena declares.
-    const LEVERS: &'static [LeverInfo];
+    /// The levers the arena declares; none unless given.
+    const LEVERS: &'static [LeverInfo] = &[];
     /// The declared phases, in order (`#[arena(phases(...))]`); empty when
     /// none are declared, and every buffer lives at once.
     const PHASES: &'static [&'static str] = &[];
