@@ -557,3 +557,60 @@ fn inner_in_a_size_does_not_hide_a_field_named_inner() {
     let s = InnerElsewhere::try_from_config_with(&Levers::new(), 2).unwrap();
     assert_eq!((s.inner, s.region.bytes, s.sum), (16, 256, 272));
 }
+
+#[derive(Arena, Debug)]
+#[arena(params(n: usize))]
+struct Part {
+    #[arena(shape = [n], dtype = f32)]
+    a: usize,
+}
+
+/// The generated locals (`cx`, `levers`, `shapes`, `slab`, `x_raw`, `x_on`,
+/// `x_inner`, `x_bytes`) are hygienic: user names that spell them mean the
+/// user's values, and nothing clashes.
+#[derive(Arena, Debug)]
+#[arena(params(levers: usize, shapes: usize, cx: usize, trimmed: bool))]
+#[arena(let slab = levers + shapes)]
+struct Spelled {
+    #[arena(size = slab + cx)]
+    total: usize,
+    #[arena(size = 8, trim = trimmed)]
+    w: usize,
+    #[arena(size = levers)]
+    w_raw: usize,
+    #[arena(shape = [shapes], dtype = u8, when = cx > 0)]
+    v: usize,
+    #[arena(size = 2 * cx)]
+    v_on: usize,
+    #[arena(nested(levers), size = inner + 4)]
+    part: Region<Part>,
+    #[arena(size = 3 * shapes)]
+    part_bytes: usize,
+    #[arena(size = 5)]
+    part_inner: usize,
+}
+
+#[test]
+fn generated_locals_never_meet_user_names() {
+    let l = Levers::new();
+    let s = Spelled::try_from_config_with(&l, 10, 20, 30, false).unwrap();
+    assert_eq!(s.total, 10 + 20 + 30);
+    assert_eq!((s.w, s.w_raw), (8, 10));
+    assert_eq!((s.v, s.v_on), (20, 60));
+    assert_eq!((s.part.bytes, s.part.inner.a), (40 + 4, 40));
+    assert_eq!((s.part_bytes, s.part_inner), (60, 5));
+    assert_eq!(
+        Spelled::try_from_config_with(&l, 10, 20, 30, true)
+            .unwrap()
+            .w,
+        0
+    );
+    let (step, shapes) = Spelled::try_step_with(&l, 1, 2, 3, false).unwrap();
+    assert_eq!(step.v, 2);
+    assert_eq!(
+        shapes.v,
+        [2],
+        "the user's `shapes` parameter, not the generated one"
+    );
+    assert_eq!(shapes.part.a, [1]);
+}
