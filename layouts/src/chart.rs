@@ -114,19 +114,24 @@ pub fn stacked(sweep: &Sweep, path: &Path, title: &str) -> Result<(), String> {
         .iter()
         .any(|(_, r)| r.slab_bytes < r.unplanned_bytes)
     {
-        let lines: [(&str, fn(&crate::report::Report) -> usize, RGBColor); 2] = [
-            ("planned slab", |r| r.slab_bytes, BLACK),
-            ("lower bound", |r| r.lower_bound_bytes, RGBColor(90, 90, 90)),
+        let line = |bytes: fn(&crate::report::Report) -> usize| -> Vec<(f64, f64)> {
+            pos.iter()
+                .zip(&sweep.points)
+                .map(|(x, (_, r))| (*x, bytes(r) as f64 / div))
+                .collect()
+        };
+        let lines = [
+            ("planned slab", line(|r| r.slab_bytes), BLACK),
+            (
+                "lower bound",
+                line(|r| r.lower_bound_bytes),
+                RGBColor(90, 90, 90),
+            ),
         ];
-        for (label, bytes, color) in lines {
+        for (label, points, color) in lines {
             let style = color.stroke_width(3);
             chart
-                .draw_series(LineSeries::new(
-                    pos.iter()
-                        .zip(&sweep.points)
-                        .map(|(x, (_, r))| (*x, bytes(r) as f64 / div)),
-                    style,
-                ))
+                .draw_series(LineSeries::new(points, style))
                 .map_err(|e| fail(e.to_string()))?
                 .label(label)
                 .legend(move |(x, y)| PathElement::new([(x, y), (x + 14, y)], style));
