@@ -4,9 +4,11 @@
 //! Greedy by size (Pisarchyk & Lee 2020, TensorFlow Lite's offset planner):
 //! the largest buffer first (ties in declaration order), each at the lowest
 //! aligned offset clear of every placed buffer whose range intersects its own;
-//! the buffers one after the other where that is no larger (so the plan never
-//! loses to no plan). Deterministic, and no heap allocation: the caller hands
-//! in the scratch.
+//! where that is measurably above the busiest phase's bytes, greedy again
+//! with the longest-lived buffers first, keeping the smaller; the buffers one
+//! after the other where that is no larger (so the plan never loses to no
+//! plan). Deterministic, and no heap allocation: the caller hands in the
+//! scratch.
 
 use crate::error::SizeError;
 
@@ -65,6 +67,11 @@ impl Placed {
 /// the last buffer and its guard). `order` and `placed` are scratch, each at
 /// least `items.len()` long. A slab past `usize::MAX` is a
 /// [`SizeError::SlabOverflow`] naming the buffer that did not fit.
+///
+/// Greedy by size first. Where that plan is more than 1/64 above the
+/// busiest phase's bytes, greedy again with the longest-lived buffers first
+/// (then by size), and the smaller plan is kept; and the buffers one after
+/// the other where that is no larger.
 pub fn plan(
     arena: &'static str,
     items: &[Item],
@@ -73,14 +80,81 @@ pub fn plan(
     order: &mut [u128],
     placed: &mut [Placed],
 ) -> Result<usize, SizeError> {
-    // The non-empty buffers, largest first (ties in declaration order): one
-    // integer per buffer, the size's complement above its index, sorted
-    // ascending.
+    let mut slab = greedy(arena, items, guard, offsets, order, placed, Order::Size)?;
+    if busiest(items, guard).is_some_and(|b| slab - slab / 64 > b) {
+        match greedy(arena, items, guard, offsets, order, placed, Order::Lifetime) {
+            Ok(other) if other < slab => slab = other,
+            // Deterministic: the first plan again.
+            _ => slab = greedy(arena, items, guard, offsets, order, placed, Order::Size)?,
+        }
+    }
+    // Greedy can lose to declaration order where alignment padding dominates
+    // (a large unaligned buffer before a small aligned one): keep the
+    // one-after-the-other layout when it is no larger.
+    match sequential(items, guard, None) {
+        Some(end) if end <= slab => Ok(sequential(items, guard, Some(offsets)).unwrap_or(end)),
+        _ => Ok(slab),
+    }
+}
+
+/// The order greedy places the buffers in; ties in declaration order.
+#[derive(Clone, Copy)]
+enum Order {
+    /// The largest first.
+    Size,
+    /// The longest-lived first (most phases), then the largest.
+    Lifetime,
+}
+
+/// The bytes (with the guard) of the busiest phase: what no plan can go
+/// below. Called once a plan fits, so every phase's bytes fit in a `usize`
+/// (the plan holds them side by side) and the wrapping sums are exact. `None`
+/// for more than 64 phases (not worth a second plan).
+fn busiest(items: &[Item], guard: usize) -> Option<usize> {
+    // A difference array: each buffer's bytes added at its first phase and
+    // taken away after its last.
+    let mut delta = [0usize; 66];
+    let mut phases = 0;
+    for it in items.iter().filter(|it| it.bytes > 0) {
+        if it.last > 64 || it.first > it.last {
+            return None;
+        }
+        let b = it.bytes.wrapping_add(guard);
+        delta[it.first] = delta[it.first].wrapping_add(b);
+        delta[it.last + 1] = delta[it.last + 1].wrapping_sub(b);
+        phases = phases.max(it.last + 1);
+    }
+    let (mut live, mut most) = (0usize, 0usize);
+    for &d in &delta[..phases] {
+        live = live.wrapping_add(d);
+        most = most.max(live);
+    }
+    Some(most)
+}
+
+/// Greedy: the non-empty buffers in `by` order, each at the lowest aligned
+/// offset clear of the placed buffers whose range intersects its own.
+#[inline(always)]
+fn greedy(
+    arena: &'static str,
+    items: &[Item],
+    guard: usize,
+    offsets: &mut [usize],
+    order: &mut [u128],
+    placed: &mut [Placed],
+    by: Order,
+) -> Result<usize, SizeError> {
+    // One integer per buffer, sorted ascending: the rank of its lifetime
+    // (for `Order::Lifetime`), the size's complement, its index.
     let mut n = 0;
     for (k, item) in items.iter().enumerate() {
         offsets[k] = 0;
         if item.bytes > 0 {
-            order[n] = (((!item.bytes) as u128) << 64) | k as u128;
+            let rank = match by {
+                Order::Size => 0,
+                Order::Lifetime => 255 - (item.last - item.first).min(255),
+            };
+            order[n] = ((rank as u128) << 120) | (((!item.bytes) as u128) << 56) | k as u128;
             n += 1;
         }
     }
@@ -91,7 +165,7 @@ pub fn plan(
     // the first gap that holds it among those live with it.
     let mut count = 0usize;
     for &key in order.iter() {
-        let i = key as u64 as usize;
+        let i = (key & ((1 << 56) - 1)) as usize;
         let item = &items[i];
         let overflow = || SizeError::SlabOverflow {
             arena,
@@ -132,13 +206,7 @@ pub fn plan(
         };
         count += 1;
     }
-    // Greedy by size can lose to declaration order where alignment padding
-    // dominates (a large unaligned buffer before a small aligned one): keep
-    // the one-after-the-other layout when it is no larger.
-    match sequential(items, guard, None) {
-        Some(end) if end <= slab => Ok(sequential(items, guard, Some(offsets)).unwrap_or(end)),
-        _ => Ok(slab),
-    }
+    Ok(slab)
 }
 
 /// Every buffer after the other: the slab's end, writing the offsets when
@@ -208,12 +276,29 @@ mod tests {
             item(4000, 2, 2),
             item(500, 3, 3),
         ];
+        let n = items.len();
+        let (mut off, mut order, mut placed) = (vec![0; n], vec![0; n], vec![Placed::EMPTY; n]);
+        // Largest first: the 4000 at 0, the 3000 and the 500 sharing its
+        // bytes, the buffer live everywhere after it at 4096: 5096 bytes.
+        let by_size = greedy(
+            "A",
+            &items,
+            0,
+            &mut off,
+            &mut order,
+            &mut placed,
+            Order::Size,
+        );
+        assert_eq!(by_size, Ok(4096 + 1000));
+        assert_eq!(off, [4096, 0, 0, 0]);
+        // That is more than 1/64 above the busiest phase (5000 bytes): the
+        // longest-lived first puts the buffer live everywhere at 0 and the
+        // others, which share bytes, after it at 1024: 5024 bytes.
         let (off, slab) = run(&items, 0);
-        assert_eq!(off[2], 0, "largest first, at 0");
-        assert_eq!(off[1], 0, "attn and mlp never live together");
-        assert_eq!(off[0], 4096, "live everywhere: after the largest");
-        assert_eq!(off[3], 0);
-        assert_eq!(slab, 4096 + 1000);
+        assert_eq!(off, [0, 1024, 1024, 1024], "attn, mlp and head share");
+        assert_eq!(slab, 1024 + 4000);
+        // The bound rounds every buffer up to the alignment, the last one's
+        // end too.
         assert_eq!(lower_bound("A", &items, 4, 256).unwrap(), 4096 + 1024);
     }
 
@@ -230,6 +315,50 @@ mod tests {
         // the last 256 (phase 0) past both.
         assert_eq!(off, [0, 1024, 0, 1536]);
         assert_eq!(slab, 1792);
+    }
+
+    #[test]
+    fn a_second_order_where_size_first_fragments() {
+        // Largest first leaves the two 70s and the 40 fragmented around the
+        // 100s (280 bytes); the longest-lived first reaches the busiest
+        // phase's 210.
+        let items: Vec<Item> = [(100, 3, 3), (40, 0, 2), (70, 2, 3), (100, 0, 1), (70, 0, 2)]
+            .into_iter()
+            .map(|(bytes, first, last)| Item {
+                name: "x",
+                bytes,
+                align: 1,
+                first,
+                last,
+            })
+            .collect();
+        let n = items.len();
+        let (mut off, mut order, mut placed) = (vec![0; n], vec![0; n], vec![Placed::EMPTY; n]);
+        let by_size = greedy(
+            "A",
+            &items,
+            0,
+            &mut off,
+            &mut order,
+            &mut placed,
+            Order::Size,
+        );
+        assert_eq!(by_size, Ok(280));
+        let (off, slab) = run(&items, 0);
+        assert_eq!(slab, 210);
+        assert_eq!(lower_bound("A", &items, 4, 1), Ok(210));
+        // Still a plan: buffers live together never overlap.
+        for i in 0..n {
+            for j in 0..i {
+                if items[i].overlaps(&items[j]) {
+                    let (a, b) = (
+                        (off[i], off[i] + items[i].bytes),
+                        (off[j], off[j] + items[j].bytes),
+                    );
+                    assert!(a.1 <= b.0 || b.1 <= a.0, "{i} and {j} overlap");
+                }
+            }
+        }
     }
 
     #[test]
