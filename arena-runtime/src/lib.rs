@@ -224,7 +224,8 @@ pub trait Arena: Sized {
     }
 
     /// The largest sum, over phases, of the bytes of the buffers live in the
-    /// phase, each rounded up to [`Arena::ALIGN`]: no placement can use less.
+    /// phase, each rounded up to [`Arena::ALIGN`]: no placement uses less, but
+    /// for the rounding of the buffer that ends it.
     /// Without phases, the sum over every buffer.
     fn lower_bound_bytes(&self) -> Result<usize, SizeError> {
         let items = plan_items(self);
