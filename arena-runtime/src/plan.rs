@@ -260,6 +260,22 @@ mod tests {
         }
     }
 
+    /// Greedy by size alone: the offsets and the slab.
+    fn by_size(items: &[Item]) -> (Vec<usize>, Result<usize, SizeError>) {
+        let n = items.len();
+        let (mut off, mut order, mut placed) = (vec![0; n], vec![0; n], vec![Placed::EMPTY; n]);
+        let slab = greedy(
+            "A",
+            items,
+            0,
+            &mut off,
+            &mut order,
+            &mut placed,
+            Order::Size,
+        );
+        (off, slab)
+    }
+
     fn run(items: &[Item], guard: usize) -> (Vec<usize>, usize) {
         let n = items.len();
         let (mut off, mut order, mut placed) = (vec![0; n], vec![0; n], vec![Placed::EMPTY; n]);
@@ -276,21 +292,9 @@ mod tests {
             item(4000, 2, 2),
             item(500, 3, 3),
         ];
-        let n = items.len();
-        let (mut off, mut order, mut placed) = (vec![0; n], vec![0; n], vec![Placed::EMPTY; n]);
         // Largest first: the 4000 at 0, the 3000 and the 500 sharing its
         // bytes, the buffer live everywhere after it at 4096: 5096 bytes.
-        let by_size = greedy(
-            "A",
-            &items,
-            0,
-            &mut off,
-            &mut order,
-            &mut placed,
-            Order::Size,
-        );
-        assert_eq!(by_size, Ok(4096 + 1000));
-        assert_eq!(off, [4096, 0, 0, 0]);
+        assert_eq!(by_size(&items), (vec![4096, 0, 0, 0], Ok(4096 + 1000)));
         // That is more than 1/64 above the busiest phase (5000 bytes): the
         // longest-lived first puts the buffer live everywhere at 0 and the
         // others, which share bytes, after it at 1024: 5024 bytes.
@@ -333,17 +337,7 @@ mod tests {
             })
             .collect();
         let n = items.len();
-        let (mut off, mut order, mut placed) = (vec![0; n], vec![0; n], vec![Placed::EMPTY; n]);
-        let by_size = greedy(
-            "A",
-            &items,
-            0,
-            &mut off,
-            &mut order,
-            &mut placed,
-            Order::Size,
-        );
-        assert_eq!(by_size, Ok(280));
+        assert_eq!(by_size(&items).1, Ok(280));
         let (off, slab) = run(&items, 0);
         assert_eq!(slab, 210);
         assert_eq!(lower_bound("A", &items, 4, 1), Ok(210));
