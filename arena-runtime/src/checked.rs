@@ -13,7 +13,7 @@ use crate::error::{Fault, SizeError};
 ///
 /// Every operator is checked: `+` and `*` past `usize::MAX`, `-` below zero
 /// and `/` or `%` by zero give a fault instead of wrapping or panicking. The
-/// right operand may be any integer ([`ToSize`]); a `usize` on the left works
+/// right operand may be any integer (`ToSize`); a `usize` on the left works
 /// too (`2 * n(M)`).
 ///
 /// ```

@@ -49,7 +49,7 @@ impl ModelConfig {
     }
 
     /// The consistency rules this project's own ModelConfig JSON gets (see
-    /// [`crate::rules`]): `hidden_size`, the layer list, KV heads against
+    /// `rules.rs`): `hidden_size`, the layer list, KV heads against
     /// heads, top-k against experts, the linear-attention and Mamba-2 keys.
     pub fn validate(&self, file: &str) -> Result<(), ConfigError> {
         let ctx = Ctx {
