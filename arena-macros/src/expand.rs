@@ -1640,20 +1640,27 @@ fn stubs(m: &Model) -> TokenStream {
     let (req_decls, _) = param_list(m, false);
     let rt = rt();
     let name = ident.to_string();
+    let (levers, shapes) = (local("levers"), local("shapes"));
     quote! {
         #[allow(unused_variables, clippy::all)]
         impl #ident {
             #vis fn try_from_config_with(
-                __arena_levers: &::arena::Levers,
+                #levers: &::arena::Levers,
                 #(#all_decls),*
             ) -> #rt::Result<Self, ::arena::SizeError> {
                 ::core::unreachable!()
             }
+            #vis fn try_step_with(
+                #levers: &::arena::Levers,
+                #(#all_decls),*
+            ) -> #rt::Result<(Self, ()), ::arena::SizeError> {
+                ::core::unreachable!()
+            }
             #[doc(hidden)]
             #vis fn __arena_build<const __ARENA_SLAB: bool, const __ARENA_SHAPES: bool>(
-                __arena_levers: &::arena::Levers,
+                #levers: &::arena::Levers,
                 #(#all_decls,)*
-                __arena_shapes: &mut (),
+                #shapes: &mut (),
             ) -> #rt::Result<(Self, usize), ::arena::SizeError> {
                 ::core::unreachable!()
             }
