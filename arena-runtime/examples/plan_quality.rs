@@ -1,7 +1,8 @@
 //! How close the planner comes to the lower bound (the busiest phase's
 //! bytes) on random realistic phased arenas, and on random arbitrary ones.
 //! `cargo run --release -p arena-runtime --example plan_quality [arenas]`;
-//! deterministic (a fixed-seed generator), BENCHMARKS.md has the figures.
+//! the ratios are deterministic (a fixed-seed generator), the times of each
+//! plan indicative; BENCHMARKS.md has the figures.
 
 use arena_runtime::plan::{Item, Placed, lower_bound, plan};
 
@@ -55,16 +56,25 @@ fn arbitrary(rng: &mut Rng, phases: usize) -> Item {
     }
 }
 
-fn ratios(arenas: usize, seed: u64, make: fn(&mut Rng, usize) -> Item) -> (Vec<f64>, String) {
+/// The ratios planned / lower bound, sorted; the worst case; the time of
+/// each plan in µs, sorted.
+fn ratios(
+    arenas: usize,
+    seed: u64,
+    make: fn(&mut Rng, usize) -> Item,
+) -> (Vec<f64>, String, Vec<f64>) {
     let mut rng = Rng(seed);
     let mut out = Vec::with_capacity(arenas);
+    let mut times = Vec::with_capacity(arenas);
     let mut worst = (0.0, String::new());
     for _ in 0..arenas {
         let phases = 2 + rng.below(7) as usize;
         let n = 1 + rng.below(64) as usize;
         let items: Vec<Item> = (0..n).map(|_| make(&mut rng, phases)).collect();
         let (mut off, mut order, mut conf) = (vec![0; n], vec![0; n], vec![Placed::EMPTY; n]);
+        let t = std::time::Instant::now();
         let planned = plan("A", &items, 0, &mut off, &mut order, &mut conf).unwrap();
+        times.push(t.elapsed().as_secs_f64() * 1e6);
         let lower = lower_bound("A", &items, phases, 1).unwrap();
         let r = if lower == 0 {
             1.0
@@ -82,7 +92,8 @@ fn ratios(arenas: usize, seed: u64, make: fn(&mut Rng, usize) -> Item) -> (Vec<f
         out.push(r);
     }
     out.sort_by(f64::total_cmp);
-    (out, worst.1)
+    times.sort_by(f64::total_cmp);
+    (out, worst.1, times)
 }
 
 fn main() {
@@ -94,14 +105,21 @@ fn main() {
         ("realistic", realistic as fn(&mut Rng, usize) -> Item),
         ("arbitrary", arbitrary),
     ] {
-        let (r, worst) = ratios(arenas, 42, make);
-        let q = |p: f64| r[((r.len() - 1) as f64 * p) as usize];
+        let (r, worst, t) = ratios(arenas, 42, make);
+        let q = |v: &[f64], p: f64| v[((v.len() - 1) as f64 * p) as usize];
         println!(
             "{name:<10} {arenas} arenas, planned / lower bound: median {:.4}, p90 {:.4}, p99 {:.4}, worst {:.4} ({worst})",
-            q(0.5),
-            q(0.9),
-            q(0.99),
+            q(&r, 0.5),
+            q(&r, 0.9),
+            q(&r, 0.99),
             r[r.len() - 1]
+        );
+        println!(
+            "{:<10} time per plan: median {:.2} µs, p99 {:.2} µs, max {:.2} µs (one run each, not a benchmark)",
+            "",
+            q(&t, 0.5),
+            q(&t, 0.99),
+            t[t.len() - 1]
         );
     }
 }

@@ -5,10 +5,10 @@
 //! the largest buffer first (ties in declaration order), each at the lowest
 //! aligned offset clear of every placed buffer whose range intersects its own;
 //! where that is measurably above the busiest phase's bytes, greedy again
-//! with the longest-lived buffers first, keeping the smaller; the buffers one
-//! after the other where that is no larger (so the plan never loses to no
-//! plan). Deterministic, and no heap allocation: the caller hands in the
-//! scratch.
+//! with the longest-lived buffers first, then in shuffled orders of fixed
+//! seeds, keeping the smallest; the buffers one after the other where that is
+//! no larger (so the plan never loses to no plan). Deterministic, and no
+//! heap allocation: the caller hands in the scratch.
 
 use crate::error::SizeError;
 
@@ -70,8 +70,10 @@ impl Placed {
 ///
 /// Greedy by size first. Where that plan is more than 1/64 above the
 /// busiest phase's bytes, greedy again with the longest-lived buffers first
-/// (then by size), and the smaller plan is kept; and the buffers one after
-/// the other where that is no larger.
+/// (then by size); while the best plan is still more than 1/32 above, up to
+/// 32 shuffled orders (fixed seeds); the smallest plan is kept, and the
+/// buffers one after the other where that is no larger. The same items give
+/// the same offsets every time.
 pub fn plan(
     arena: &'static str,
     items: &[Item],
@@ -81,29 +83,55 @@ pub fn plan(
     placed: &mut [Placed],
 ) -> Result<usize, SizeError> {
     let mut slab = greedy(arena, items, guard, offsets, order, placed, Order::Size)?;
-    if busiest(items, guard).is_some_and(|b| slab - slab / 64 > b) {
-        match greedy(arena, items, guard, offsets, order, placed, Order::Lifetime) {
-            Ok(other) if other < slab => slab = other,
-            // Deterministic: the first plan again.
-            _ => slab = greedy(arena, items, guard, offsets, order, placed, Order::Size)?,
+    let Some(bound) = busiest(items, guard) else {
+        return Ok(keep_sequential(items, guard, offsets, slab));
+    };
+    // The second order while the best plan is more than 1/64 above the
+    // bound, then the shuffled ones while it is more than 1/32 above.
+    let (mut best, mut last) = (Order::Size, Order::Size);
+    let candidates = core::iter::once(Order::Lifetime).chain((0..SHUFFLES).map(Order::Shuffled));
+    for by in candidates {
+        let margin = if by == Order::Lifetime { 64 } else { 32 };
+        if slab - slab / margin <= bound {
+            break;
+        }
+        last = by;
+        if let Ok(other) = greedy(arena, items, guard, offsets, order, placed, by) {
+            if other < slab {
+                (slab, best) = (other, by);
+            }
         }
     }
-    // Greedy can lose to declaration order where alignment padding dominates
-    // (a large unaligned buffer before a small aligned one): keep the
-    // one-after-the-other layout when it is no larger.
+    if last != best {
+        // Deterministic: the best plan's offsets again.
+        slab = greedy(arena, items, guard, offsets, order, placed, best)?;
+    }
+    Ok(keep_sequential(items, guard, offsets, slab))
+}
+
+/// How many shuffled orders a plan far from its bound tries.
+const SHUFFLES: u64 = 32;
+
+/// `slab`, or the one-after-the-other layout (its offsets written) where
+/// that is no larger: greedy can lose to declaration order where alignment
+/// padding dominates (a large unaligned buffer before a small aligned one).
+fn keep_sequential(items: &[Item], guard: usize, offsets: &mut [usize], slab: usize) -> usize {
     match sequential(items, guard, None) {
-        Some(end) if end <= slab => Ok(sequential(items, guard, Some(offsets)).unwrap_or(end)),
-        _ => Ok(slab),
+        Some(end) if end <= slab => sequential(items, guard, Some(offsets)).unwrap_or(end),
+        _ => slab,
     }
 }
 
 /// The order greedy places the buffers in; ties in declaration order.
-#[derive(Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Order {
     /// The largest first.
     Size,
     /// The longest-lived first (most phases), then the largest.
     Lifetime,
+    /// Each buffer in one of four groups drawn from a hash of the seed and
+    /// its index, the largest first within a group: size order, shaken.
+    Shuffled(u64),
 }
 
 /// The bytes (with the guard) of the busiest phase: what no plan can go
@@ -132,6 +160,16 @@ fn busiest(items: &[Item], guard: usize) -> Option<usize> {
     Some(most)
 }
 
+/// SplitMix64's finalizer over a seed and an index: a fixed, well-spread hash.
+const fn mix(seed: u64, k: u64) -> u64 {
+    let mut z = seed
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        .wrapping_add(k.wrapping_mul(0xD1B5_4A32_D192_ED03));
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 /// Greedy: the non-empty buffers in `by` order, each at the lowest aligned
 /// offset clear of the placed buffers whose range intersects its own.
 #[inline(always)]
@@ -153,6 +191,7 @@ fn greedy(
             let rank = match by {
                 Order::Size => 0,
                 Order::Lifetime => 255 - (item.last - item.first).min(255),
+                Order::Shuffled(seed) => (mix(seed, k as u64) % 4) as usize,
             };
             order[n] = ((rank as u128) << 120) | (((!item.bytes) as u128) << 56) | k as u128;
             n += 1;
@@ -276,6 +315,21 @@ mod tests {
         (off, slab)
     }
 
+    /// Buffers live in a common phase never share bytes.
+    fn assert_no_overlap(items: &[Item], off: &[usize]) {
+        for i in 0..items.len() {
+            for j in 0..i {
+                if items[i].overlaps(&items[j]) {
+                    let (a, b) = (
+                        (off[i], off[i] + items[i].bytes),
+                        (off[j], off[j] + items[j].bytes),
+                    );
+                    assert!(a.1 <= b.0 || b.1 <= a.0, "{i} and {j} overlap");
+                }
+            }
+        }
+    }
+
     fn run(items: &[Item], guard: usize) -> (Vec<usize>, usize) {
         let n = items.len();
         let (mut off, mut order, mut placed) = (vec![0; n], vec![0; n], vec![Placed::EMPTY; n]);
@@ -336,23 +390,35 @@ mod tests {
                 last,
             })
             .collect();
-        let n = items.len();
         assert_eq!(by_size(&items).1, Ok(280));
         let (off, slab) = run(&items, 0);
         assert_eq!(slab, 210);
         assert_eq!(lower_bound("A", &items, 4, 1), Ok(210));
-        // Still a plan: buffers live together never overlap.
-        for i in 0..n {
-            for j in 0..i {
-                if items[i].overlaps(&items[j]) {
-                    let (a, b) = (
-                        (off[i], off[i] + items[i].bytes),
-                        (off[j], off[j] + items[j].bytes),
-                    );
-                    assert!(a.1 <= b.0 || b.1 <= a.0, "{i} and {j} overlap");
-                }
-            }
-        }
+        assert_no_overlap(&items, &off);
+    }
+
+    #[test]
+    fn shuffled_orders_where_both_orders_fragment() {
+        // Largest first ends at 170 and longest-lived first at 190, both
+        // more than 1/32 above the busiest phase's 160: a shuffled order
+        // reaches 160.
+        let items: Vec<Item> = [(50, 0, 2), (40, 0, 1), (60, 3, 3), (70, 1, 1), (80, 2, 3)]
+            .into_iter()
+            .map(|(bytes, first, last)| Item {
+                name: "x",
+                bytes,
+                align: 1,
+                first,
+                last,
+            })
+            .collect();
+        assert_eq!(by_size(&items).1, Ok(170));
+        assert_eq!(busiest(&items, 0), Some(160));
+        let (off, slab) = run(&items, 0);
+        assert_eq!(slab, 160);
+        assert_no_overlap(&items, &off);
+        // The same offsets every time: the plan is a function of its input.
+        assert_eq!(run(&items, 0), (off, slab));
     }
 
     #[test]
