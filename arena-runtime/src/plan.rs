@@ -315,6 +315,20 @@ mod tests {
         (off, slab)
     }
 
+    /// Buffers of `(bytes, first, last)`, alignment 1.
+    fn unaligned(specs: &[(usize, usize, usize)]) -> Vec<Item> {
+        specs
+            .iter()
+            .map(|&(bytes, first, last)| Item {
+                name: "x",
+                bytes,
+                align: 1,
+                first,
+                last,
+            })
+            .collect()
+    }
+
     /// Buffers live in a common phase never share bytes.
     fn assert_no_overlap(items: &[Item], off: &[usize]) {
         for i in 0..items.len() {
@@ -380,16 +394,7 @@ mod tests {
         // Largest first leaves the two 70s and the 40 fragmented around the
         // 100s (280 bytes); the longest-lived first reaches the busiest
         // phase's 210.
-        let items: Vec<Item> = [(100, 3, 3), (40, 0, 2), (70, 2, 3), (100, 0, 1), (70, 0, 2)]
-            .into_iter()
-            .map(|(bytes, first, last)| Item {
-                name: "x",
-                bytes,
-                align: 1,
-                first,
-                last,
-            })
-            .collect();
+        let items = unaligned(&[(100, 3, 3), (40, 0, 2), (70, 2, 3), (100, 0, 1), (70, 0, 2)]);
         assert_eq!(by_size(&items).1, Ok(280));
         let (off, slab) = run(&items, 0);
         assert_eq!(slab, 210);
@@ -402,16 +407,7 @@ mod tests {
         // Largest first ends at 170 and longest-lived first at 190, both
         // more than 1/32 above the busiest phase's 160: a shuffled order
         // reaches 160.
-        let items: Vec<Item> = [(50, 0, 2), (40, 0, 1), (60, 3, 3), (70, 1, 1), (80, 2, 3)]
-            .into_iter()
-            .map(|(bytes, first, last)| Item {
-                name: "x",
-                bytes,
-                align: 1,
-                first,
-                last,
-            })
-            .collect();
+        let items = unaligned(&[(50, 0, 2), (40, 0, 1), (60, 3, 3), (70, 1, 1), (80, 2, 3)]);
         assert_eq!(by_size(&items).1, Ok(170));
         assert_eq!(busiest(&items, 0), Some(160));
         let (off, slab) = run(&items, 0);
