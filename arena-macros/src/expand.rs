@@ -1451,21 +1451,7 @@ fn phased_views(m: &Model) -> TokenStream {
             .iter()
             .filter(|(_, _, _, (a, b))| *a <= p && p <= *b)
             .collect();
-        let fields = live.iter().map(|(_, _, f, _)| {
-            let id = &f.ident;
-            let fvis = f.vis;
-            let d = field_doc(f);
-            match model::role(f) {
-                Some(Role::Nested { .. }) => {
-                    let it = inner_type(f);
-                    quote!(#[doc = #d] #fvis #id: <#it as ::arena::Arena>::Views<'a, M>)
-                }
-                _ => {
-                    let t = view_elem(f);
-                    quote!(#[doc = #d] #fvis #id: M::Slice<'a, #t>)
-                }
-            }
-        });
+        let fields = live.iter().map(|(_, _, f, _)| view_field(f));
         let inits = live.iter().map(|(k, _, f, _)| {
             let id = &f.ident;
             let s = id.to_string();
@@ -1558,6 +1544,24 @@ fn field_doc(f: &Field) -> String {
     d
 }
 
+/// The field of a views struct for a carved field: its typed view, or the
+/// nested arena's views, documented with its formula.
+fn view_field(f: &Field) -> TokenStream {
+    let n = &f.ident;
+    let fvis = f.vis;
+    let d = field_doc(f);
+    match model::role(f) {
+        Some(Role::Nested { .. }) => {
+            let it = inner_type(f);
+            quote!(#[doc = #d] #fvis #n: <#it as ::arena::Arena>::Views<'a, M>)
+        }
+        _ => {
+            let t = view_elem(f);
+            quote!(#[doc = #d] #fvis #n: M::Slice<'a, #t>)
+        }
+    }
+}
+
 fn views(m: &Model) -> TokenStream {
     if !m.phases().is_empty() {
         return phased_views(m);
@@ -1607,21 +1611,7 @@ fn views(m: &Model) -> TokenStream {
             }
         };
     }
-    let fields = carved_fields(m).map(|(_, f)| {
-        let n = &f.ident;
-        let fvis = f.vis;
-        let d = field_doc(f);
-        match model::role(f) {
-            Some(Role::Nested { .. }) => {
-                let it = inner_type(f);
-                quote!(#[doc = #d] #fvis #n: <#it as ::arena::Arena>::Views<'a, M>)
-            }
-            _ => {
-                let t = view_elem(f);
-                quote!(#[doc = #d] #fvis #n: M::Slice<'a, #t>)
-            }
-        }
-    });
+    let fields = carved_fields(m).map(|(_, f)| view_field(f));
     let marker = views_marker(m);
     quote! {
         #[doc = #doc]

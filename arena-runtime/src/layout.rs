@@ -397,10 +397,16 @@ impl<'a, M: Memory, A: crate::Arena> Alternatives<'a, M, A> {
         (self.reserved, self.step)
     }
 
+    /// The name of alternative `index`, for errors.
+    #[inline]
+    fn name(index: usize) -> &'static str {
+        A::BUFFERS.get(index).map_or("", |b| b.name)
+    }
+
     /// The view of alternative `index`, a buffer.
     #[inline]
     pub fn view<T: bytemuck::Pod>(&mut self, index: usize) -> Result<M::Slice<'_, T>, StepError> {
-        let field = A::BUFFERS.get(index).map_or("", |b| b.name);
+        let field = Self::name(index);
         let reserved = self.reserved.field_bytes(index);
         let piece = alternative::<M>(A::NAME, field, &mut self.region, reserved)?;
         let step = self.step.field_bytes(index);
@@ -417,7 +423,7 @@ impl<'a, M: Memory, A: crate::Arena> Alternatives<'a, M, A> {
         reserved: &'b crate::Region<B>,
         step: &'b crate::Region<B>,
     ) -> Result<B::Views<'b, M>, StepError> {
-        let field = A::BUFFERS.get(index).map_or("", |b| b.name);
+        let field = Self::name(index);
         let piece = alternative::<M>(A::NAME, field, &mut self.region, reserved.bytes)?;
         reserved
             .inner
