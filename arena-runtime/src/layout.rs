@@ -309,18 +309,6 @@ impl<'a, M: Memory> Carver<'a, M> {
             available: self.available,
         }
     }
-
-    /// The next buffer as a typed view.
-    #[inline]
-    pub fn take<T: bytemuck::Pod>(
-        &mut self,
-        field: &'static str,
-        bytes: usize,
-        align: usize,
-    ) -> Result<M::Slice<'a, T>, CarveError> {
-        let piece = self.take_bytes(field, bytes, align)?;
-        cast::<M, T>(self.arena, field, piece)
-    }
 }
 
 /// Carves the views of an arena laid out for the sizes `reserved`, each view
