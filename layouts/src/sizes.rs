@@ -5,14 +5,13 @@ use arena::{Arena, Region};
 
 use crate::ModelConfig;
 use crate::splitk::{SplitKPolicy, Target, splitk_slots};
+pub use crate::sublayouts::Q12_SIZING_STREAMS;
 use crate::sublayouts::{
     GdnFlaScratch, HcLowrankLayouts, MoeFp8Scratch, QsaSelectScratch, ScratchLayouts, SsdScratch,
 };
 
 /// Rows of the fused dense-FFN gate+up decode GEMM.
 pub const GATEUP_FUSED_MAX_M: usize = 16;
-/// Streams the kernel-batched prefill staging is sized for.
-pub const Q12_SIZING_STREAMS: usize = 8;
 
 /// Byte size of each buffer of the metrale arena. `M` is `max_batch_tokens`,
 /// `S` `max_seq_len`, `B` `kv_block_size`, `N` `max_batch_size`.

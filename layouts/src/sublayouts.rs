@@ -94,10 +94,13 @@ pub struct DecodeMeta {
     pub block_table: usize,
 }
 
+/// Streams the kernel-batched prefill staging ([`Q12Scratch`]) is sized for.
+pub const Q12_SIZING_STREAMS: usize = 8;
+
 /// Kernel-batched prefill staging (spec §6.1 Q, `q12_batched_scratch_bytes`).
 #[derive(Arena, Debug, Clone, PartialEq, Eq)]
 #[arena(params(config: &ModelConfig, max_batch_tokens: usize as M), align = 1)]
-#[arena(let n = crate::sizes::Q12_SIZING_STREAMS, let c = max(div_ceil(M, n), 1), let T = n * c)]
+#[arena(let n = crate::sublayouts::Q12_SIZING_STREAMS, let c = max(div_ceil(M, n), 1), let T = n * c)]
 #[arena(let k = config.num_experts_per_tok, let ps = if config.mrope_interleaved { 3 } else { 1 })]
 pub struct Q12Scratch {
     /// MoE top-K area of the packed tokens.
