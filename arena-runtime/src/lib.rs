@@ -256,19 +256,7 @@ pub trait Arena: Sized {
     fn layout_planned(&self, guard: usize, planned: bool) -> Result<Layout, SizeError> {
         let planned = planned && !Self::ONE_OF;
         let offsets = if planned {
-            let items = plan_items(self);
-            let n = items.len();
-            let (mut off, mut order, mut conflicts) =
-                (vec![0; n], vec![0; n], vec![plan::Placed::EMPTY; n]);
-            let slab = plan::plan(
-                Self::NAME,
-                &items,
-                guard,
-                &mut off,
-                &mut order,
-                &mut conflicts,
-            )?;
-            Some((off, slab))
+            Some(plan::plan_offsets(Self::NAME, &plan_items(self), guard)?)
         } else {
             None
         };

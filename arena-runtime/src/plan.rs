@@ -109,6 +109,19 @@ pub fn plan(
     Ok(keep_sequential(items, guard, offsets, slab))
 }
 
+/// [`plan`] with its scratch on the heap: each item's offset and the slab's
+/// bytes.
+pub fn plan_offsets(
+    arena: &'static str,
+    items: &[Item],
+    guard: usize,
+) -> Result<(Vec<usize>, usize), SizeError> {
+    let n = items.len();
+    let (mut offsets, mut order, mut placed) = (vec![0; n], vec![0; n], vec![Placed::EMPTY; n]);
+    let slab = plan(arena, items, guard, &mut offsets, &mut order, &mut placed)?;
+    Ok((offsets, slab))
+}
+
 /// How many shuffled orders a plan far from its bound tries.
 const SHUFFLES: u64 = 32;
 
@@ -345,10 +358,7 @@ mod tests {
     }
 
     fn run(items: &[Item], guard: usize) -> (Vec<usize>, usize) {
-        let n = items.len();
-        let (mut off, mut order, mut placed) = (vec![0; n], vec![0; n], vec![Placed::EMPTY; n]);
-        let slab = plan("A", items, guard, &mut off, &mut order, &mut placed).unwrap();
-        (off, slab)
+        plan_offsets("A", items, guard).unwrap()
     }
 
     #[test]
@@ -422,10 +432,8 @@ mod tests {
         let (off, slab) = run(&[item(100, 0, 0), item(100, 0, 0)], 64);
         assert_eq!(off, [0, 256]);
         assert_eq!(slab, 256 + 164);
-        let n = 2;
-        let (mut o, mut r, mut c) = (vec![0; n], vec![0; n], vec![Placed::EMPTY; n]);
         let huge = [item(usize::MAX - 10, 0, 0), item(100, 0, 0)];
-        let e = plan("A", &huge, 0, &mut o, &mut r, &mut c).unwrap_err();
+        let e = plan_offsets("A", &huge, 0).unwrap_err();
         assert!(matches!(e, SizeError::SlabOverflow { .. }), "{e}");
     }
 }

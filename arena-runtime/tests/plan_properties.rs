@@ -3,7 +3,7 @@
 //! whose ranges intersect overlap; every buffer is aligned and inside the
 //! slab; lower bound ≤ planned ≤ unplanned; an overflow is a `SizeError`.
 
-use arena_runtime::plan::{Item, Placed, lower_bound, plan};
+use arena_runtime::plan::{Item, lower_bound, plan_offsets};
 use arena_runtime::{Cursor, SizeError};
 use proptest::prelude::*;
 
@@ -50,8 +50,7 @@ proptest! {
     #[test]
     fn planned_offsets_are_sound((items, phases, guard) in arb_arena()) {
         let n = items.len();
-        let (mut off, mut order, mut conf) = (vec![0; n], vec![0; n], vec![Placed::EMPTY; n]);
-        let planned = plan("A", &items, guard, &mut off, &mut order, &mut conf);
+        let planned = plan_offsets("A", &items, guard);
         let flat = unplanned(&items, guard);
         let lower = lower_bound("A", &items, phases, 1);
         match planned {
@@ -61,7 +60,7 @@ proptest! {
                 prop_assert!(sum > usize::MAX as u128 / 2 || flat.is_err(), "spurious overflow");
             }
             Err(e) => prop_assert!(false, "unexpected error {e}"),
-            Ok(slab) => {
+            Ok((off, slab)) => {
                 for (i, a) in items.iter().enumerate() {
                     if a.bytes == 0 {
                         continue;
