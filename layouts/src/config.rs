@@ -177,6 +177,11 @@ impl<'a> Obj<'a> {
         }
     }
 
+    /// The keys of the object, in file order.
+    pub(crate) fn keys(&self) -> impl Iterator<Item = &'a String> {
+        self.map.keys()
+    }
+
     pub(crate) fn raw(&self, key: &str) -> Option<&'a Value> {
         self.map.get(key).filter(|v| !v.is_null())
     }
@@ -562,6 +567,20 @@ mod tests {
         let e =
             ModelConfig::from_model_config_json(r#"{"hidden_size": "8"}"#, "m.json").unwrap_err();
         assert!(e.to_string().contains("`hidden_size`"), "{e}");
+        // A key that is no field would silently leave its field at the default.
+        let e =
+            ModelConfig::from_model_config_json(r#"{"hidden_size": 8, "num_expert": 4}"#, "m.json")
+                .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "m.json: key `num_expert`: not a field of ModelConfig; did you mean `num_experts`?"
+        );
+        let e = serde_json::from_str::<ModelConfig>(r#"{"hidden_size": 8, "rope_theta": 1e6}"#)
+            .unwrap_err();
+        assert!(
+            e.to_string().contains("key `rope_theta`: not a field"),
+            "{e}"
+        );
         let e = ModelConfig::from_model_config_json("{\n \"hidden_size\": 8,\n}", "m.json")
             .unwrap_err();
         assert!(e.to_string().contains("line 3 column 1"), "{e}");

@@ -290,6 +290,20 @@ fn the_model_config_json_gets_the_relations_and_keeps_its_defaults() {
     // The spec's defaults still read: a key left out is 0 (or 1), not an error.
     let minimal = write(&dir, "mc_minimal.json", &json!({"hidden_size": 8}));
     assert!(report("--model-config", &minimal, &[]).status.success());
+    // A Hugging Face file given as the own form is refused with the option
+    // that reads it.
+    let hf = write(
+        &dir,
+        "mc_hf.json",
+        &json!({"architectures": ["Qwen3MoeForCausalLM"], "hidden_size": 8}),
+    );
+    let o = report("--model-config", &hf, &[]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("key `architectures`: not a field of ModelConfig: this looks like a Hugging Face config.json, read with `--config`"),
+        "{err}"
+    );
     let fixture = write(&dir, "mc_fixture.json", &base);
     let o = report("--model-config", &fixture, &["--format", "json"]);
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();
