@@ -124,3 +124,40 @@ fn step_views_through_the_phases() {
     };
     assert!(e.to_string().contains("`Pass.x`"), "{e}");
 }
+
+#[test]
+fn slab_views_sit_at_the_offsets_planned_once() {
+    let unplanned = Carving {
+        unplanned: true,
+        ..Carving::default()
+    };
+    for carving in [Carving::default(), Carving::guard(32), unplanned] {
+        let arena = pass(10);
+        let mut slab = HostSlab::with_carving(arena.clone(), carving).unwrap();
+        let layout = slab.layout().clone();
+        let base = slab.as_bytes().as_ptr() as usize;
+        let offsets = |phases: &mut PassPhases<'_>| {
+            let at = |p: *const f32| p as usize - base;
+            let attn = phases.attn();
+            let (x, qkv, mask) = (
+                at(attn.x.as_ptr()),
+                at(attn.qkv.as_ptr()),
+                attn.mask.as_ptr() as usize - base,
+            );
+            let mlp = phases.mlp();
+            let up = at(mlp.up.as_ptr());
+            let ids = phases.head().ids.as_ptr() as usize - base;
+            [x, qkv, up, mask, ids]
+        };
+        // The slab's views take the offsets it planned when it was allocated.
+        let from_slab = offsets(&mut slab.views());
+        let want = ["x", "qkv", "up", "mask", "ids"].map(|n| layout.offset_of(n).unwrap());
+        assert_eq!(from_slab, want, "{carving:?}");
+        // A bare carve of the same bytes plans for itself and agrees.
+        let bytes = slab.as_bytes_mut();
+        let mut bare = arena
+            .carve_step::<arena::Host>(&arena, bytes, carving)
+            .unwrap();
+        assert_eq!(offsets(&mut bare), want, "{carving:?}");
+    }
+}

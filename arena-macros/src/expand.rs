@@ -1158,7 +1158,35 @@ fn arena_impl(m: &Model, g: &Gen) -> TokenStream {
             let it = inner_type(f);
             quote!(<#it as ::arena::Arena>::collect_lever_names(out);)
         });
-    let carve = carve_body(m);
+    let carve_sig = quote! {
+        &'a self,
+        step: &'a Self,
+        region: M::Bytes<'a>,
+        carving: ::arena::Carving,
+    };
+    let carve_ret = quote!(#rt::Result<Self::Views<'a, M>, ::arena::StepError>);
+    let carve = if m.phases().is_empty() {
+        let body = carve_body(m);
+        quote! {
+            fn carve_step<'a, M: ::arena::Memory>(#carve_sig) -> #carve_ret {
+                #body
+            }
+        }
+    } else {
+        // The slab hands in the offsets it planned once; a bare carve plans.
+        let body = phased_carve(m);
+        quote! {
+            fn carve_step<'a, M: ::arena::Memory>(#carve_sig) -> #carve_ret {
+                self.carve_planned::<M>(step, region, carving, ::core::option::Option::None)
+            }
+            fn carve_planned<'a, M: ::arena::Memory>(
+                #carve_sig
+                offsets: ::core::option::Option<&[usize]>,
+            ) -> #carve_ret {
+                #body
+            }
+        }
+    };
     let slab = slab_bytes_body(m);
     let shapes_ty = shapes_ident(m);
     let phase_names = m.phases().iter().map(ToString::to_string);
@@ -1225,14 +1253,7 @@ fn arena_impl(m: &Model, g: &Gen) -> TokenStream {
 
             #levers_item
 
-            fn carve_step<'a, M: ::arena::Memory>(
-                &'a self,
-                step: &'a Self,
-                region: M::Bytes<'a>,
-                carving: ::arena::Carving,
-            ) -> #rt::Result<Self::Views<'a, M>, ::arena::StepError> {
-                #carve
-            }
+            #carve
         }
     }
 }
@@ -1281,9 +1302,6 @@ fn slab_bytes_body(m: &Model) -> TokenStream {
 /// The body of `carve_step`: `self` is the reservation, `step` the sizes
 /// of the views.
 fn carve_body(m: &Model) -> TokenStream {
-    if !m.phases().is_empty() {
-        return phased_carve(m);
-    }
     let rt = rt();
     let views = views_ident(m);
     if m.one_of() {
@@ -1412,7 +1430,7 @@ fn phased_carve(m: &Model) -> TokenStream {
     quote! {
         let reserved: [usize; #n] = [#(#reserved),*];
         let step_bytes: [usize; #n] = [#(#step),*];
-        let offsets = #rt::phase_offsets::<Self, #n>(&reserved, carving)?;
+        let offsets = #rt::phase_offsets::<Self, #n>(&reserved, carving, offsets)?;
         let mut region = region;
         for phase in 0..#phases {
             let mut pieces = #rt::phase_pieces::<Self, M, #n>(

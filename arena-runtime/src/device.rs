@@ -175,6 +175,8 @@ impl Memory for Device {
 pub struct DeviceSlab<A: Arena> {
     arena: A,
     layout: Layout,
+    /// The top-level offsets of `layout`, planned once: views never plan.
+    offsets: Vec<usize>,
     carving: Carving,
     slab: CudaSlice<u8>,
     stream: Arc<CudaStream>,
@@ -210,6 +212,7 @@ impl<A: Arena> DeviceSlab<A> {
             });
         }
         let layout = arena.layout_for(carving)?;
+        let offsets = layout.offsets();
         let mut slab = stream.alloc_zeros::<u8>(layout.slab_bytes.max(1))?;
         if guard > 0 {
             let mut image = vec![0u8; slab.len()];
@@ -224,12 +227,13 @@ impl<A: Arena> DeviceSlab<A> {
                 offset: 0,
             };
             arena
-                .carve_step::<Device>(&arena, region, carving)
+                .carve_planned::<Device>(&arena, region, carving, Some(&offsets))
                 .map_err(CarveError::from)?;
         }
         Ok(DeviceSlab {
             arena,
             layout,
+            offsets,
             carving,
             slab,
             stream: stream.clone(),
@@ -243,7 +247,8 @@ impl<A: Arena> DeviceSlab<A> {
             view: self.slab.slice_mut(..),
             offset: 0,
         };
-        self.arena.carve_step::<Device>(step, region, self.carving)
+        self.arena
+            .carve_planned::<Device>(step, region, self.carving, Some(&self.offsets))
     }
 
     /// Poison mode on or off, as [`crate::HostSlab::set_poison`].
@@ -258,7 +263,7 @@ impl<A: Arena> DeviceSlab<A> {
             offset: 0,
         };
         self.arena
-            .carve_step::<Device>(&self.arena, region, self.carving)
+            .carve_planned::<Device>(&self.arena, region, self.carving, Some(&self.offsets))
             .expect("the slab was carved once when it was allocated")
     }
 

@@ -92,6 +92,8 @@ unsafe impl Sync for AlignedBytes {}
 pub struct HostSlab<A: Arena> {
     arena: A,
     layout: Layout,
+    /// The top-level offsets of `layout`, planned once: views never plan.
+    offsets: Vec<usize>,
     carving: Carving,
     bytes: AlignedBytes,
 }
@@ -149,14 +151,16 @@ impl<A: Arena> HostSlab<A> {
     pub fn with_carving(arena: A, carving: Carving) -> Result<Self, CarveError> {
         let guard = carving.guard;
         let layout = arena.layout_for(carving)?;
+        let offsets = layout.offsets();
         let mut bytes = AlignedBytes::zeroed(layout.slab_bytes, A::REGION_ALIGN.max(1));
         // Carve once: every later `views()` carves the same immutable arena.
         arena
-            .carve_step::<Host>(&arena, bytes.as_mut_slice(), carving)
+            .carve_planned::<Host>(&arena, bytes.as_mut_slice(), carving, Some(&offsets))
             .map_err(CarveError::from)?;
         let mut slab = HostSlab {
             arena,
             layout,
+            offsets,
             carving,
             bytes,
         };
@@ -173,7 +177,12 @@ impl<A: Arena> HostSlab<A> {
     /// Every buffer of the arena as a typed view, all alive at once.
     pub fn views(&mut self) -> A::Views<'_, Host> {
         self.arena
-            .carve_step::<Host>(&self.arena, self.bytes.as_mut_slice(), self.carving)
+            .carve_planned::<Host>(
+                &self.arena,
+                self.bytes.as_mut_slice(),
+                self.carving,
+                Some(&self.offsets),
+            )
             .expect("the slab was carved once when it was allocated")
     }
 
@@ -187,8 +196,12 @@ impl<A: Arena> HostSlab<A> {
     /// The views borrow `step` as well as the slab (a one-of region's views
     /// read its alternatives' step sizes when they are taken).
     pub fn views_for<'s>(&'s mut self, step: &'s A) -> Result<A::Views<'s, Host>, StepError> {
-        self.arena
-            .carve_step::<Host>(step, self.bytes.as_mut_slice(), self.carving)
+        self.arena.carve_planned::<Host>(
+            step,
+            self.bytes.as_mut_slice(),
+            self.carving,
+            Some(&self.offsets),
+        )
     }
 
     /// Turns poison mode on or off: when a phase's views are taken, every

@@ -105,6 +105,11 @@ impl Layout {
     pub fn offset_of(&self, name: &str) -> Option<usize> {
         self.get(name).map(|p| p.offset)
     }
+
+    /// The offset of every carved field, in declaration order.
+    pub fn offsets(&self) -> Vec<usize> {
+        self.placements.iter().map(|p| p.offset).collect()
+    }
 }
 
 /// Where views of an arena live: host memory ([`Host`]) or, with the `cuda`
@@ -600,12 +605,18 @@ pub fn phase_pieces<'a, A: crate::Arena, M: Memory, const N: usize>(
 }
 
 /// The offsets of the carved fields of `A`, whose reserved bytes are
-/// `reserved`: planned for an arena with phases (unless `carving.unplanned`),
-/// else one after the other; `carving.guard` bytes after each.
+/// `reserved`: `planned` where the caller has them (a slab's, worked out
+/// once when it was allocated), else planned for an arena with phases
+/// (unless `carving.unplanned`), else one after the other; `carving.guard`
+/// bytes after each.
 pub fn phase_offsets<A: crate::Arena, const N: usize>(
     reserved: &[usize; N],
     carving: crate::Carving,
+    planned: Option<&[usize]>,
 ) -> Result<[usize; N], SizeError> {
+    if let Some(Ok(offsets)) = planned.map(<[usize; N]>::try_from) {
+        return Ok(offsets);
+    }
     let fields = &Table::<A, N>::FIELDS;
     let mut offsets = [0; N];
     if carving.unplanned || A::PHASES.is_empty() {
@@ -615,7 +626,7 @@ pub fn phase_offsets<A: crate::Arena, const N: usize>(
         }
         return Ok(offsets);
     }
-    planned::<A, N>(reserved, carving.guard).map(|(offsets, _)| offsets)
+    self::planned::<A, N>(reserved, carving.guard).map(|(offsets, _)| offsets)
 }
 
 /// The piece [`phase_pieces`] cut for a field, as a typed view.

@@ -133,6 +133,22 @@ pub trait Arena: Sized {
         carving: Carving,
     ) -> Result<Self::Views<'a, M>, StepError>;
 
+    /// [`Arena::carve_step`] with the offsets of the carved top-level fields
+    /// already worked out (a slab's, planned once when it was allocated, so
+    /// that taking views does not plan again); `None` works them out. Only
+    /// an arena with phases reads them.
+    #[doc(hidden)]
+    fn carve_planned<'a, M: Memory>(
+        &'a self,
+        step: &'a Self,
+        region: M::Bytes<'a>,
+        carving: Carving,
+        offsets: Option<&[usize]>,
+    ) -> Result<Self::Views<'a, M>, StepError> {
+        let _ = offsets;
+        self.carve_step::<M>(step, region, carving)
+    }
+
     /// Carves `region` (at least the slab's size, aligned to [`Arena::ALIGN`])
     /// into views, with `guard` bytes after every top-level buffer.
     fn carve_with<'a, M: Memory>(
