@@ -1,0 +1,237 @@
+//! `impl Arena`: the metadata (`BUFFERS`, `LEVERS`, `PHASES`), the field
+//! sizes, the slab, and the carving entry point.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::attr::DType;
+use crate::model::{self, Model, Role};
+
+use super::docs::formula_text;
+use super::shapes::shapes_ident;
+use super::sizing::Gen;
+use super::views::{carve_body, phased_carve, phases_ident, views_ident};
+use super::{carved_fields, inner_type, rt};
+
+pub(super) fn arena_impl(m: &Model, g: &Gen) -> TokenStream {
+    let ident = &m.input.ident;
+    let name = ident.to_string();
+    let align = m.align;
+    let one_of = m.one_of();
+    let rt = rt();
+    let infos = m.fields.iter().enumerate().map(|(fi, f)| {
+        let n = f.ident.to_string();
+        let doc = f.doc.first().cloned().unwrap_or_default();
+        let formula = formula_text(f);
+        let role = model::role(f);
+        let base = match &role {
+            Some(Role::Nested { .. }) => {
+                let it = inner_type(f);
+                let short = f.ty_name();
+                quote!(::arena::BufferInfo::region(#n, #doc, #formula, #short, <#it as ::arena::Arena>::REGION_ALIGN))
+            }
+            Some(Role::Value(_)) => quote!(::arena::BufferInfo::value(#n, #doc, #formula)),
+            _ => {
+                let d = f.attrs.dtype.get();
+                let elem = d.map_or(quote!(u8), DType::rust);
+                let dtype = d.map_or("u8".into(), DType::name);
+                quote!(::arena::BufferInfo::buffer::<#elem>(#n, #doc, #formula, #dtype))
+            }
+        };
+        let mut info = base;
+        if let Some(dims) = f.attrs.shape.get() {
+            let shape = dims.iter().map(|d| d.text.clone());
+            info = quote!(#info.shape(&[#(#shape),*]));
+        }
+        if let Some(l) = f.attrs.lever.get() {
+            let l = l.to_string();
+            info = quote!(#info.lever(#l));
+        }
+        if let Some(w) = f.attrs.when.get() {
+            let w = &w.text;
+            info = quote!(#info.when(#w));
+        }
+        if let Some(u) = f.attrs.unless.get() {
+            let u = &u.text;
+            info = quote!(#info.unless(#u));
+        }
+        if let Some(t) = f.attrs.trim.get() {
+            let t = t.to_string();
+            info = quote!(#info.trim(#t));
+        }
+        if f.attrs.not_in_total.get().is_some() && !matches!(role, Some(Role::Value(_))) {
+            info = quote!(#info.not_in_total());
+        }
+        if f.attrs.zeroed.get().is_some() {
+            info = quote!(#info.zeroed());
+        }
+        if let Some(Some((a, b))) = m.live.get(fi) {
+            info = quote!(#info.live(#a, #b));
+        }
+        info
+    });
+    let levers = m.levers().iter().map(|l| {
+        let n = l.name.to_string();
+        let d = match (&l.parse, &l.default) {
+            (Some(_), _) => quote!(::core::option::Option::None),
+            (None, d) => {
+                let d = d.as_ref().is_some_and(|d| d.value);
+                quote!(::core::option::Option::Some(#d))
+            }
+        };
+        quote!(::arena::LeverInfo { name: #n, default: #d })
+    });
+    let levers: Vec<_> = levers.collect();
+    let levers_const = (!levers.is_empty())
+        .then(|| quote!(const LEVERS: &'static [::arena::LeverInfo] = &[#(#levers),*];));
+    let empties = m.fields.iter().map(|f| {
+        let n = &f.ident;
+        match model::role(f) {
+            Some(Role::Nested { .. }) => {
+                let it = inner_type(f);
+                quote!(#n: ::arena::Region::new(0, <#it as ::arena::Arena>::empty()))
+            }
+            Some(Role::Value(_)) => quote!(#n: ::core::default::Default::default()),
+            _ => quote!(#n: 0),
+        }
+    });
+    let bytes_arms = m.fields.iter().enumerate().map(|(i, f)| {
+        let n = &f.ident;
+        let is_bool = g.value_is_bool.get(&i) == Some(&true);
+        let i = proc_macro2::Literal::usize_unsuffixed(i);
+        match model::role(f) {
+            Some(Role::Nested { .. }) => quote!(#i => self.#n.bytes,),
+            Some(Role::Value(_)) if is_bool => quote!(#i => usize::from(self.#n),),
+            _ => quote!(#i => self.#n,),
+        }
+    });
+    let nested_arms = m.fields.iter().enumerate().filter_map(|(i, f)| {
+        let n = &f.ident;
+        let i = proc_macro2::Literal::usize_unsuffixed(i);
+        matches!(model::role(f), Some(Role::Nested { .. }))
+            .then(|| quote!(#i => #rt::nested_layout(&self.#n),))
+    });
+    let lever_pushes = m.levers().iter().map(|l| {
+        let n = l.name.to_string();
+        quote!(out.push(#n);)
+    });
+    let nested_levers = m
+        .fields
+        .iter()
+        .filter(|f| matches!(model::role(f), Some(Role::Nested { .. })))
+        .map(|f| {
+            let it = inner_type(f);
+            quote!(<#it as ::arena::Arena>::collect_lever_names(out);)
+        });
+    let carve_sig = quote! {
+        &'a self,
+        step: &'a Self,
+        region: M::Bytes<'a>,
+        carving: ::arena::Carving,
+    };
+    let carve_ret = quote!(#rt::Result<Self::Views<'a, M>, ::arena::StepError>);
+    let carve = if m.phases().is_empty() {
+        let body = carve_body(m);
+        quote! {
+            fn carve_step<'a, M: ::arena::Memory>(#carve_sig) -> #carve_ret {
+                #body
+            }
+        }
+    } else {
+        // The slab hands in the offsets it planned once; a bare carve plans.
+        let body = phased_carve(m);
+        quote! {
+            fn carve_step<'a, M: ::arena::Memory>(#carve_sig) -> #carve_ret {
+                self.carve_planned::<M>(step, region, carving, ::core::option::Option::None)
+            }
+            fn carve_planned<'a, M: ::arena::Memory>(
+                #carve_sig
+                offsets: ::core::option::Option<&[usize]>,
+            ) -> #carve_ret {
+                #body
+            }
+        }
+    };
+    let slab = slab_bytes_body(m);
+    let shapes_ty = shapes_ident(m);
+    let phase_names = m.phases().iter().map(ToString::to_string);
+    let phases_item = (!m.phases().is_empty())
+        .then(|| quote!(const PHASES: &'static [&'static str] = &[#(#phase_names),*];));
+    let one_of_item = one_of.then(|| {
+        quote!(
+            const ONE_OF: bool = true;
+        )
+    });
+    let nested_arms: Vec<_> = nested_arms.collect();
+    let nested_item = (!nested_arms.is_empty()).then(|| {
+        quote! {
+            fn nested_layout(&self, index: usize) -> #rt::NestedLayout {
+                match index {
+                    #(#nested_arms)*
+                    _ => ::core::option::Option::None,
+                }
+            }
+        }
+    });
+    let lever_pushes: Vec<_> = lever_pushes.chain(nested_levers).collect();
+    let levers_item = (!lever_pushes.is_empty()).then(|| {
+        quote! {
+            fn collect_lever_names(out: &mut #rt::Vec<&'static str>) {
+                #(#lever_pushes)*
+            }
+        }
+    });
+    let views = if m.phases().is_empty() {
+        views_ident(m)
+    } else {
+        phases_ident(m)
+    };
+    quote! {
+        impl ::arena::Arena for #ident {
+            const NAME: &'static str = #name;
+            const ALIGN: usize = #align;
+            #one_of_item
+            const BUFFERS: &'static [::arena::BufferInfo] = &[#(#infos),*];
+            #levers_const
+            #phases_item
+            type Views<'a, M: ::arena::Memory> = #views<'a, M> where Self: 'a;
+            type Shapes = #shapes_ty;
+
+            fn empty() -> Self {
+                Self { #(#empties),* }
+            }
+
+            #[inline]
+            fn field_bytes(&self, index: usize) -> usize {
+                match index {
+                    #(#bytes_arms)*
+                    _ => 0,
+                }
+            }
+
+            #nested_item
+
+            #[inline]
+            fn slab_bytes(&self) -> #rt::Result<usize, ::arena::SizeError> {
+                #slab
+            }
+
+            #levers_item
+
+            #carve
+        }
+    }
+}
+
+/// `slab_bytes`: the runtime's slab of the carved fields' bytes.
+fn slab_bytes_body(m: &Model) -> TokenStream {
+    let bytes = carved_fields(m).map(|(_, f)| {
+        let n = &f.ident;
+        match model::role(f) {
+            Some(Role::Nested { .. }) => quote!(self.#n.bytes),
+            _ => quote!(self.#n),
+        }
+    });
+    let rt = rt();
+    quote!(#rt::slab::<Self, _>([#(#bytes),*]))
+}

@@ -1,0 +1,104 @@
+//! The text the generated code carries: formulas, shapes and conditions as
+//! the user wrote them, for rustdoc, metadata and reports.
+
+use crate::attr::Field;
+use crate::formula::{self, Formula};
+use crate::model::{self, Model, Role};
+
+use super::sizing::elem_bytes;
+
+/// A dimension that needs parentheses as a factor of the shape's product.
+pub(super) fn is_compound(d: &Formula) -> bool {
+    matches!(d.expr.kind, formula::Kind::Bin(..) | formula::Kind::If(..))
+}
+
+pub(super) fn shape_text(f: &Field) -> String {
+    let dims = f.attrs.shape.get().map_or(&[][..], |v| v.as_slice());
+    let mut parts: Vec<String> = dims
+        .iter()
+        .map(|d| {
+            if is_compound(d) {
+                format!("({})", d.text)
+            } else {
+                d.text.clone()
+            }
+        })
+        .collect();
+    let elem = match f.attrs.dtype.get() {
+        Some(d) => match elem_bytes(d) {
+            Some(e) => e.to_string(),
+            None => format!("size_of::<{}>()", d.name()),
+        },
+        None => "1".to_owned(),
+    };
+    if elem != "1" {
+        parts.insert(0, elem);
+    }
+    parts.join(" * ")
+}
+
+/// The formula text shown in docs, metadata and reports.
+pub(super) fn formula_text(f: &Field) -> String {
+    match model::role(f) {
+        Some(Role::Size(s)) => s.text.clone(),
+        Some(Role::Shape(_)) => shape_text(f),
+        Some(Role::Nested { size: Some(s), .. }) => s.text.clone(),
+        Some(Role::Nested { size: None, .. }) => "inner".to_owned(),
+        Some(Role::Value(v)) => v.text.clone(),
+        None => String::new(),
+    }
+}
+
+fn escape_md(s: &str) -> String {
+    s.replace('|', "\\|")
+}
+
+pub(super) fn doc_table(m: &Model) -> String {
+    let mut s = String::from("| field | bytes | condition |\n|---|---|---|\n");
+    for f in &m.fields {
+        let info_cond = condition_text(f);
+        s.push_str(&format!(
+            "| `{}` | `{}` | {} |\n",
+            f.ident,
+            escape_md(&formula_text(f)),
+            escape_md(&info_cond)
+        ));
+    }
+    s
+}
+
+fn condition_text(f: &Field) -> String {
+    let mut parts = Vec::new();
+    if let Some(l) = f.attrs.lever.get() {
+        parts.push(format!("lever `{l}`"));
+    }
+    if let Some(w) = f.attrs.when.get() {
+        parts.push(format!("when `{}`", w.text));
+    }
+    if let Some(u) = f.attrs.unless.get() {
+        parts.push(format!("unless `{}`", u.text));
+    }
+    if let Some(t) = f.attrs.trim.get() {
+        parts.push(format!("trimmed by `{t}`"));
+    }
+    if f.attrs.not_in_total.get().is_some() {
+        parts.push("not in total".into());
+    }
+    if f.attrs.zeroed.get().is_some() {
+        parts.push("zeroed".into());
+    }
+    parts.join("; ")
+}
+
+pub(super) fn field_doc(f: &Field) -> String {
+    let mut d = f.doc.join("\n");
+    if !d.is_empty() {
+        d.push_str("\n\n");
+    }
+    d.push_str(&format!("Bytes: `{}`", formula_text(f)));
+    let c = condition_text(f);
+    if !c.is_empty() {
+        d.push_str(&format!(" ({c})"));
+    }
+    d
+}

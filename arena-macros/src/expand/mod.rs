@@ -1,0 +1,150 @@
+//! Code generation from the checked model. Generated code is thin: every
+//! computation is a call into `::arena::__private` or the `Arena` trait.
+//!
+//! One file per generated item: `sizing` (`__arena_build`), `api` (the
+//! inherent constructors and `total_bytes`), `arena_impl` (`impl Arena`),
+//! `views` (the views and their carving), `shapes` (`XShapes`), `stubs` (what
+//! stands in while there are errors); `docs` renders the user's formulas as
+//! text for all of them.
+
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::{quote, quote_spanned};
+use syn::DeriveInput;
+
+use crate::attr::{DType, Errors, Field};
+use crate::model::{self, Model, Role};
+
+mod api;
+mod arena_impl;
+mod docs;
+mod shapes;
+mod sizing;
+mod stubs;
+mod views;
+
+use api::inherent;
+use arena_impl::arena_impl;
+use shapes::shapes;
+use sizing::Gen;
+use stubs::stubs;
+use views::views;
+
+pub fn derive(input: &DeriveInput) -> TokenStream {
+    let mut errs = Errors::default();
+    let Some(model) = model::build(input, &mut errs) else {
+        return errs.into_compile_errors();
+    };
+    // A struct attribute that did not parse: report that, not the unknown
+    // names it would have declared.
+    if model.attrs.incomplete {
+        return failed(&model, errs);
+    }
+    let let_types = crate::infer::let_types(&model, &mut errs);
+    let mut g = Gen::new(&model, let_types);
+    let body = g.constructor();
+    for (f, e) in g.errors.drain(..) {
+        errs.push(f.error(e));
+    }
+    for e in g.plain_errors.drain(..) {
+        errs.push(e);
+    }
+    if !errs.is_empty() {
+        return failed(&model, errs);
+    }
+    let inherent = inherent(&model, body);
+    let arena_impl = arena_impl(&model, &g);
+    let views = views(&model);
+    let shapes = shapes(&model);
+    // A nested region is one block, live in its parent field's phases: a
+    // nested arena with phases of its own is refused at compile time.
+    let no_nested_phases: TokenStream = model
+        .fields
+        .iter()
+        .filter(|f| matches!(model::role(f), Some(Role::Nested { .. })))
+        .map(|f| {
+            let it = inner_type(f);
+            let msg = format!(
+                "`{}` is nested in `{}` (field `{}`) and declares phases: a nested region is one block, live in the phases of its parent's field; declare the phases on the outermost arena only",
+                f.ty_name(),
+                model.input.ident,
+                f.ident
+            );
+            quote!(::arena::__private::no_phases::<#it>(#msg);)
+        })
+        .collect();
+    let no_nested_phases =
+        (!no_nested_phases.is_empty()).then(|| quote!(const _: () = { #no_nested_phases };));
+    quote! {
+        #inherent
+        #arena_impl
+        #views
+        #shapes
+        #no_nested_phases
+    }
+}
+
+/// The errors, with stubs of the generated API so that code using the arena
+/// does not add errors of its own (none for a generic struct, itself an error).
+fn failed(model: &Model, errs: Errors) -> TokenStream {
+    let stubs = model.input.generics.params.is_empty().then(|| stubs(model));
+    let errors = errs.into_compile_errors();
+    quote!(#errors #stubs)
+}
+
+fn rt() -> TokenStream {
+    quote!(::arena::__private)
+}
+
+/// A name of the generated code that the user's code can neither see nor
+/// shadow (`Span::mixed_site`, the hygiene of `macro_rules!` locals).
+fn local(name: &str) -> Ident {
+    Ident::new(name, Span::mixed_site())
+}
+
+/// The nested arena's type: `T` of a field typed `Region<T>`.
+fn inner_type(f: &Field) -> TokenStream {
+    let ty = f.ty;
+    if let syn::Type::Path(p) = ty {
+        if let Some(seg) = p.path.segments.last() {
+            if let syn::PathArguments::AngleBracketed(a) = &seg.arguments {
+                if let Some(syn::GenericArgument::Type(t)) = a.args.first() {
+                    return quote!(#t);
+                }
+            }
+        }
+    }
+    let rt = rt();
+    quote_spanned!(syn::spanned::Spanned::span(ty)=> <#ty as #rt::RegionOf>::Inner)
+}
+
+fn lit_str(s: &str) -> syn::LitStr {
+    syn::LitStr::new(s, Span::call_site())
+}
+
+impl Field<'_> {
+    fn ty_name(&self) -> String {
+        // `Region<Inner>` -> `Inner`
+        if let syn::Type::Path(p) = self.ty {
+            if let Some(seg) = p.path.segments.last() {
+                if let syn::PathArguments::AngleBracketed(a) = &seg.arguments {
+                    if let Some(syn::GenericArgument::Type(t)) = a.args.first() {
+                        return quote!(#t).to_string().replace(' ', "");
+                    }
+                }
+            }
+        }
+        let ty = self.ty;
+        quote!(#ty).to_string().replace(' ', "")
+    }
+}
+
+fn carved_fields<'m, 'a>(m: &'m Model<'a>) -> impl Iterator<Item = (usize, &'m Field<'a>)> {
+    m.fields
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| !matches!(model::role(f), Some(Role::Value(_)) | None))
+}
+
+fn view_elem(f: &Field) -> TokenStream {
+    f.attrs.dtype.get().map_or(quote!(u8), DType::rust)
+}

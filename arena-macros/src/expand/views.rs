@@ -1,0 +1,343 @@
+//! `XViews` and, for an arena with phases, `XPhases` and one views struct a
+//! phase: the typed views and the code that carves them.
+
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+
+use crate::attr::Field;
+use crate::model::{self, Model, Role};
+
+use super::docs::field_doc;
+use super::{carved_fields, inner_type, rt, view_elem};
+
+pub(super) fn views_ident(m: &Model) -> Ident {
+    format_ident!("{}Views", m.input.ident)
+}
+
+/// The body of `carve_step`: `self` is the reservation, `step` the sizes
+/// of the views.
+pub(super) fn carve_body(m: &Model) -> TokenStream {
+    let rt = rt();
+    let views = views_ident(m);
+    if m.one_of() {
+        // Every alternative is checked now; its view is cut when taken.
+        let checks = carved_fields(m).map(|(i, f)| {
+            let n = &f.ident;
+            let i = proc_macro2::Literal::usize_unsuffixed(i);
+            match model::role(f) {
+                Some(Role::Nested { .. }) => quote!(one.nested(#i, &self.#n, &step.#n)?;),
+                _ => {
+                    let t = view_elem(f);
+                    quote!(one.view::<#t>(#i)?;)
+                }
+            }
+        });
+        return quote! {
+            let _ = carving;
+            let mut one = #rt::Alternatives::<M, Self>::new(self, step, region);
+            #(#checks)*
+            #rt::Result::Ok(#views { __one_of: one })
+        };
+    }
+    // Each view in the struct literal, carved in declaration order.
+    let takes = carved_fields(m).map(|(i, f)| {
+        let n = &f.ident;
+        let i = proc_macro2::Literal::usize_unsuffixed(i);
+        match model::role(f) {
+            Some(Role::Nested { .. }) => quote!(#n: c.nested(#i, &self.#n, &step.#n)?),
+            _ => {
+                let t = view_elem(f);
+                quote!(#n: c.view::<#t>(#i)?)
+            }
+        }
+    });
+    let marker = views_marker(m).map(|_| quote!(__arena_marker: ::core::marker::PhantomData));
+    quote! {
+        let mut c = #rt::FieldCarver::<M, Self>::new(self, step, region, carving);
+        #rt::Result::Ok(#views { #(#takes,)* #marker })
+    }
+}
+
+/// The marker field of `XViews`, for an arena whose views name neither the
+/// lifetime nor the memory otherwise (no carved field).
+fn views_marker(m: &Model) -> Option<TokenStream> {
+    carved_fields(m).next().is_none().then(|| {
+        quote! {
+            #[doc(hidden)]
+            pub __arena_marker: ::core::marker::PhantomData<(&'a (), fn() -> M)>,
+        }
+    })
+}
+
+pub(super) fn phases_ident(m: &Model) -> Ident {
+    format_ident!("{}Phases", m.input.ident)
+}
+
+/// `embed` -> `XEmbedViews`.
+fn phase_views_ident(m: &Model, phase: &Ident) -> Ident {
+    let name = phase.to_string();
+    let camel: String = name
+        .trim_start_matches("r#")
+        .split('_')
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            let mut c = w.chars();
+            c.next()
+                .map(|f| f.to_uppercase().chain(c).collect::<String>())
+                .unwrap_or_default()
+        })
+        .collect();
+    format_ident!("{}{}Views", m.input.ident, camel)
+}
+
+/// The carved fields with their position among them and their phase range.
+fn carved_live<'m, 'a>(m: &'m Model<'a>) -> Vec<(usize, usize, &'m Field<'a>, (usize, usize))> {
+    let last = m.phases().len().saturating_sub(1);
+    carved_fields(m)
+        .enumerate()
+        .map(|(k, (i, f))| {
+            (
+                k,
+                i,
+                f,
+                m.live.get(i).copied().flatten().unwrap_or((0, last)),
+            )
+        })
+        .collect()
+}
+
+/// `carve_step` of an arena with phases: the offsets (planned unless asked
+/// otherwise), every phase's pieces checked once, and the value whose phase
+/// methods hand out one phase's views at a time.
+pub(super) fn phased_carve(m: &Model) -> TokenStream {
+    let rt = rt();
+    let phases_ty = phases_ident(m);
+    let carved = carved_live(m);
+    let n = carved.len();
+    let bytes = |who: TokenStream| {
+        carved.iter().map(move |(_, _, f, _)| {
+            let id = &f.ident;
+            match model::role(f) {
+                Some(Role::Nested { .. }) => quote!(#who.#id.bytes),
+                _ => quote!(#who.#id),
+            }
+        })
+    };
+    let reserved = bytes(quote!(self));
+    let step = bytes(quote!(step));
+    let nested_checks = carved
+        .iter()
+        .filter(|(_, _, f, _)| matches!(model::role(f), Some(Role::Nested { .. })))
+        .map(|(k, _, f, (first, _))| {
+            let id = &f.ident;
+            quote! {
+                if phase == #first {
+                    ::arena::Arena::carve_step::<M>(
+                        &self.#id.inner,
+                        &step.#id.inner,
+                        #rt::piece::<M>(&mut pieces[#k]),
+                        ::arena::Carving::default(),
+                    )?;
+                }
+            }
+        });
+    let phases = m.phases().len();
+    quote! {
+        let reserved: [usize; #n] = [#(#reserved),*];
+        let step_bytes: [usize; #n] = [#(#step),*];
+        let offsets = #rt::phase_offsets::<Self, #n>(&reserved, carving, offsets)?;
+        let mut region = region;
+        for phase in 0..#phases {
+            let mut pieces = #rt::phase_pieces::<Self, M, #n>(
+                M::reborrow(&mut region), phase, &offsets, &reserved, &step_bytes, None,
+            )?;
+            #(#nested_checks)*
+            let _ = &mut pieces;
+        }
+        #rt::Result::Ok(#phases_ty {
+            __arena: self,
+            __step: step,
+            __region: region,
+            __offsets: offsets,
+            __reserved: reserved,
+            __step_bytes: step_bytes,
+            __poison: carving.poison,
+        })
+    }
+}
+
+/// `XPhases` with one method per phase, each returning `X{Phase}Views`: the
+/// views of the buffers live in that phase, one phase at a time.
+fn phased_views(m: &Model) -> TokenStream {
+    let ident = &m.input.ident;
+    let vis = &m.input.vis;
+    let rt = rt();
+    let phases_ty = phases_ident(m);
+    let carved = carved_live(m);
+    let n = carved.len();
+    let names: Vec<String> = m.phases().iter().map(ToString::to_string).collect();
+    let mut items = TokenStream::new();
+    let mut methods = TokenStream::new();
+    for (p, phase) in m.phases().iter().enumerate() {
+        let views = phase_views_ident(m, phase);
+        let live: Vec<_> = carved
+            .iter()
+            .filter(|(_, _, _, (a, b))| *a <= p && p <= *b)
+            .collect();
+        let fields = live.iter().map(|(_, _, f, _)| view_field(f));
+        let inits = live.iter().map(|(k, _, f, _)| {
+            let id = &f.ident;
+            let s = id.to_string();
+            match model::role(f) {
+                Some(Role::Nested { .. }) => quote! {
+                    #id: ::arena::Arena::carve_step::<M>(
+                        &self.__arena.#id.inner,
+                        &self.__step.#id.inner,
+                        #rt::piece::<M>(&mut pieces[#k]),
+                        ::arena::Carving::default(),
+                    )
+                    .expect("checked when the slab was carved")
+                },
+                _ => {
+                    let t = view_elem(f);
+                    quote!(#id: #rt::piece_view::<M, #t>(#ident::NAME, #s, &mut pieces[#k]))
+                }
+            }
+        });
+        let doc = format!(
+            "The views of the buffers of [`{ident}`] live in phase `{phase}` (phase {} of {}), from [`{phases_ty}::{phase}`].",
+            p + 1,
+            names.len()
+        );
+        items.extend(quote! {
+            #[doc = #doc]
+            #vis struct #views<'a, M: ::arena::Memory = ::arena::Host> {
+                #(#fields,)*
+                #[doc(hidden)]
+                pub __arena_marker: ::core::marker::PhantomData<(&'a (), fn() -> M)>,
+            }
+        });
+        let mdoc = format!(
+            "The views of phase `{phase}`: every buffer live in it. A buffer whose range begins here is zeroed if `zeroed`, and poisoned first in poison mode. Borrows the whole slab: one phase's views at a time."
+        );
+        methods.extend(quote! {
+            #[doc = #mdoc]
+            #[track_caller]
+            pub fn #phase(&mut self) -> #views<'_, M> {
+                let mut pieces = #rt::phase_pieces::<#ident, M, #n>(
+                    M::reborrow(&mut self.__region),
+                    #p,
+                    &self.__offsets,
+                    &self.__reserved,
+                    &self.__step_bytes,
+                    ::core::option::Option::Some(self.__poison),
+                )
+                .expect("checked when the slab was carved");
+                #views {
+                    #(#inits,)*
+                    __arena_marker: ::core::marker::PhantomData,
+                }
+            }
+        });
+    }
+    let doc = format!(
+        "The buffers of [`{ident}`] by phase ({}): one method per phase, each borrowing the whole slab, so two phases' views, which may share bytes, are never alive at once.",
+        names.join(", ")
+    );
+    quote! {
+        #[doc = #doc]
+        #vis struct #phases_ty<'a, M: ::arena::Memory = ::arena::Host> {
+            __arena: &'a #ident,
+            __step: &'a #ident,
+            __region: M::Bytes<'a>,
+            __offsets: [usize; #n],
+            __reserved: [usize; #n],
+            __step_bytes: [usize; #n],
+            __poison: bool,
+        }
+
+        impl<'a, M: ::arena::Memory> #phases_ty<'a, M> {
+            #methods
+        }
+
+        #items
+    }
+}
+
+/// The field of a views struct for a carved field: its typed view, or the
+/// nested arena's views, documented with its formula.
+fn view_field(f: &Field) -> TokenStream {
+    let n = &f.ident;
+    let fvis = f.vis;
+    let d = field_doc(f);
+    match model::role(f) {
+        Some(Role::Nested { .. }) => {
+            let it = inner_type(f);
+            quote!(#[doc = #d] #fvis #n: <#it as ::arena::Arena>::Views<'a, M>)
+        }
+        _ => {
+            let t = view_elem(f);
+            quote!(#[doc = #d] #fvis #n: M::Slice<'a, #t>)
+        }
+    }
+}
+
+pub(super) fn views(m: &Model) -> TokenStream {
+    if !m.phases().is_empty() {
+        return phased_views(m);
+    }
+    let ident = &m.input.ident;
+    let vis = &m.input.vis;
+    let views = views_ident(m);
+    let rt = rt();
+    let doc = format!("Typed views of every buffer of [`{ident}`], carved from one region.");
+    if m.one_of() {
+        let accessors = carved_fields(m).map(|(i, f)| {
+            let n = &f.ident;
+            let i = proc_macro2::Literal::usize_unsuffixed(i);
+            let d = format!("{}\n\nOne alternative at a time: this view borrows the whole region.", field_doc(f));
+            match model::role(f) {
+                Some(Role::Nested { .. }) => {
+                    let it = inner_type(f);
+                    quote! {
+                        #[doc = #d]
+                        #[track_caller]
+                        pub fn #n(&mut self) -> <#it as ::arena::Arena>::Views<'_, M> {
+                            let (reserved, step) = self.__one_of.arenas();
+                            self.__one_of.nested(#i, &reserved.#n, &step.#n).expect("checked when carved")
+                        }
+                    }
+                }
+                _ => {
+                    let t = view_elem(f);
+                    quote! {
+                        #[doc = #d]
+                        #[track_caller]
+                        pub fn #n(&mut self) -> M::Slice<'_, #t> {
+                            self.__one_of.view::<#t>(#i).expect("checked when carved")
+                        }
+                    }
+                }
+            }
+        });
+        return quote! {
+            #[doc = #doc]
+            #vis struct #views<'a, M: ::arena::Memory = ::arena::Host> {
+                __one_of: #rt::Alternatives<'a, M, #ident>,
+            }
+
+            impl<'a, M: ::arena::Memory> #views<'a, M> {
+                #(#accessors)*
+            }
+        };
+    }
+    let fields = carved_fields(m).map(|(_, f)| view_field(f));
+    let marker = views_marker(m);
+    quote! {
+        #[doc = #doc]
+        #vis struct #views<'a, M: ::arena::Memory = ::arena::Host> {
+            #(#fields,)*
+            #marker
+        }
+    }
+}
