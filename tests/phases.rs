@@ -161,3 +161,65 @@ fn slab_views_sit_at_the_offsets_planned_once() {
         assert_eq!(offsets(&mut bare), want, "{carving:?}");
     }
 }
+
+/// A nested arena inside an arena with phases.
+#[derive(Arena, Debug, Clone)]
+#[arena(params(m: usize), align = 64)]
+pub struct Heads {
+    #[arena(shape = [m, 4], dtype = f32)]
+    pub q: usize,
+    #[arena(shape = [m], dtype = u32)]
+    pub idx: usize,
+}
+
+#[derive(Arena, Debug, Clone)]
+#[arena(params(m: usize), phases(attn, mlp), align = 64)]
+pub struct WithNested {
+    #[arena(shape = [m, 8], dtype = f32)]
+    pub x: usize,
+    #[arena(nested(m), live = attn)]
+    pub heads: arena::Region<Heads>,
+    #[arena(shape = [m, 16], dtype = f32, live = mlp)]
+    pub up: usize,
+}
+
+#[test]
+fn a_nested_arena_takes_its_phases_step_views() {
+    let sized = |m| WithNested::try_from_config_with(&Levers::new(), m).unwrap();
+    let mut slab = HostSlab::new(sized(16)).unwrap();
+    let layout = slab.layout().clone();
+    // heads and up are never live together: they share bytes.
+    assert_eq!(layout.offset_of("heads"), layout.offset_of("up"));
+    let base = slab.as_bytes().as_ptr() as usize;
+    let step = sized(5);
+    let mut phases = slab.views_for(&step).unwrap();
+    {
+        let attn = phases.attn();
+        assert_eq!(attn.x.len(), 5 * 8);
+        let heads = attn.heads;
+        assert_eq!((heads.q.len(), heads.idx.len()), (5 * 4, 5));
+        // The nested arena is laid out for its reservation of 16 rows.
+        let inner = layout.get("heads").unwrap();
+        let idx_at = inner.offset + inner.nested.as_ref().unwrap().offset_of("idx").unwrap();
+        assert_eq!(heads.idx.as_ptr() as usize - base, idx_at);
+        heads.q.fill(1.0);
+    }
+    let mlp = phases.mlp();
+    assert_eq!(mlp.up.len(), 5 * 16);
+    // A step larger than the reservation is refused before any phase.
+    assert!(slab.views_for(&sized(17)).is_err());
+}
+
+#[test]
+fn a_region_too_short_is_an_error_naming_the_buffer() {
+    let arena = pass(10);
+    let slab = arena.slab_bytes().unwrap();
+    let mut short = vec![0u8; slab - 1];
+    let Err(e) = arena.carve_step::<arena::Host>(&arena, &mut short, Carving::default()) else {
+        panic!("a region one byte short of the slab carves nothing");
+    };
+    assert!(
+        matches!(e, arena::StepError::Carve(arena::CarveError::TooShort { arena: "Pass", .. })),
+        "{e}"
+    );
+}

@@ -19,40 +19,55 @@ pub fn derive_arena(input: TokenStream) -> TokenStream {
 
 #[cfg(test)]
 mod snapshot {
-    //! The expansion of the quickstart arena, formatted and checked in, so a
-    //! reviewer reads the generated code without cargo-expand.
-    //! `ARENA_BLESS=1 cargo test -p arena-macros snapshot` regenerates it.
+    //! The expansions of two small arenas, formatted and checked in, so a
+    //! reviewer reads the generated code without cargo-expand: the quickstart
+    //! and an arena with phases (its phase-scoped views).
+    //! `ARENA_BLESS=1 cargo test -p arena-macros snapshot` regenerates them.
 
     use std::path::Path;
 
-    #[test]
-    fn quickstart_expansion_matches_the_snapshot() {
+    /// `name` of `source` expanded, against `tests/expand/{out}`.
+    fn check(source: &str, name: &str, out: &str) {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        let source = std::fs::read_to_string(root.join("examples/quickstart.rs")).unwrap();
-        let file = syn::parse_file(&source).unwrap();
+        let text = std::fs::read_to_string(root.join(source)).unwrap();
+        let file = syn::parse_file(&text).unwrap();
         let input = file
             .items
             .iter()
             .find_map(|item| match item {
-                syn::Item::Struct(s) if s.ident == "Scratch" => Some(s.clone()),
+                syn::Item::Struct(s) if s.ident == name => Some(s.clone()),
                 _ => None,
             })
-            .expect("examples/quickstart.rs defines `Scratch`");
+            .unwrap_or_else(|| panic!("{source} defines `{name}`"));
         let derive: syn::DeriveInput = syn::parse_quote!(#input);
         let expanded = crate::expand::derive(&derive);
         let formatted = prettyplease::unparse(&syn::parse2(expanded).unwrap());
         let text = format!(
-            "// The code `#[derive(Arena)]` generates for `Scratch` in examples/quickstart.rs.\n// Regenerate: ARENA_BLESS=1 cargo test -p arena-macros snapshot\n\n{formatted}"
+            "// The code `#[derive(Arena)]` generates for `{name}` in {source}.\n// Regenerate: ARENA_BLESS=1 cargo test -p arena-macros snapshot\n\n{formatted}"
         );
-        let path = root.join("tests/expand/quickstart.expanded.rs");
+        let path = root.join("tests/expand").join(out);
         if std::env::var_os("ARENA_BLESS").is_some() {
             std::fs::write(&path, &text).unwrap();
         }
         let expected = std::fs::read_to_string(&path).unwrap_or_default();
         assert!(
             expected == text,
-            "the expansion changed; review it and regenerate with ARENA_BLESS=1\n--- new expansion ---\n{text}"
+            "the expansion of `{name}` changed; review it and regenerate with ARENA_BLESS=1\n--- new expansion ---\n{text}"
         );
+    }
+
+    #[test]
+    fn quickstart_expansion_matches_the_snapshot() {
+        check(
+            "examples/quickstart.rs",
+            "Scratch",
+            "quickstart.expanded.rs",
+        );
+    }
+
+    #[test]
+    fn phased_expansion_matches_the_snapshot() {
+        check("tests/phases.rs", "Pass", "phases.expanded.rs");
     }
 }
 

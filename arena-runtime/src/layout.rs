@@ -481,11 +481,11 @@ pub fn alternative<'b, M: Memory>(
 /// metadata (one scan of [`crate::Arena::BUFFERS`]), names and alignments in
 /// the arena, and phase ranges. Constants, so that a reference to one is a
 /// `'static` table, never a copy on the stack.
-struct Table<A, const N: usize>(core::marker::PhantomData<A>);
+pub(crate) struct Table<A, const N: usize>(core::marker::PhantomData<A>);
 
 impl<A: crate::Arena, const N: usize> Table<A, N> {
-    const INFOS: [&'static crate::BufferInfo; N] = carved_infos::<A, N>();
-    const FIELDS: [(&'static str, usize); N] = {
+    pub(crate) const INFOS: [&'static crate::BufferInfo; N] = carved_infos::<A, N>();
+    pub(crate) const FIELDS: [(&'static str, usize); N] = {
         let mut out = [("", 1); N];
         let mut k = 0;
         while k < N {
@@ -494,7 +494,20 @@ impl<A: crate::Arena, const N: usize> Table<A, N> {
         }
         out
     };
-    const RANGES: [(usize, usize); N] = {
+    /// Each carved field's index in [`crate::Arena::BUFFERS`].
+    pub(crate) const INDEX: [usize; N] = {
+        let mut out = [0; N];
+        let (mut i, mut k) = (0, 0);
+        while i < A::BUFFERS.len() && k < N {
+            if A::BUFFERS[i].is_carved() {
+                out[k] = i;
+                k += 1;
+            }
+            i += 1;
+        }
+        out
+    };
+    pub(crate) const RANGES: [(usize, usize); N] = {
         let mut out = [(0, 0); N];
         let mut k = 0;
         while k < N {
@@ -549,106 +562,9 @@ pub const fn total_names<A: crate::Arena, const N: usize>() -> [&'static str; N]
     out
 }
 
-/// The pieces of `region` for the buffers of `A` live in phase `phase`: the
-/// carved field `k` at `offsets[k]`, `step[k]` bytes long (of `reserved[k]`
-/// reserved); `None` for a field not live in the phase. With `fill`, a buffer
-/// whose first phase is `phase` is filled with its poison pattern when `fill`
-/// is `Some(true)` (poison mode), then zero-filled if `zeroed`; `None` only
-/// checks. No heap allocation.
-#[allow(clippy::type_complexity)]
-pub fn phase_pieces<'a, A: crate::Arena, M: Memory, const N: usize>(
-    region: M::Bytes<'a>,
-    phase: usize,
-    offsets: &[usize; N],
-    reserved: &[usize; N],
-    step: &[usize; N],
-    fill: Option<bool>,
-) -> Result<[Option<M::Bytes<'a>>; N], StepError> {
-    let infos = &Table::<A, N>::INFOS;
-    let ranges = &Table::<A, N>::RANGES;
-    let mut order = [0usize; N];
-    let mut live = 0;
-    for (k, &(first, last)) in ranges.iter().enumerate() {
-        if first <= phase && phase <= last {
-            order[live] = k;
-            live += 1;
-        }
-    }
-    let order = &mut order[..live];
-    order.sort_unstable_by_key(|&k| (offsets[k], k));
-    let mut out: [Option<M::Bytes<'a>>; N] = core::array::from_fn(|_| None);
-    let mut carver = Carver::<M>::new(A::NAME, region, 0);
-    for &k in order.iter() {
-        let name = infos[k].name;
-        let piece = carver.take_at(name, offsets[k], reserved[k])?;
-        let mut piece = step_piece::<M>(A::NAME, name, piece, reserved[k], step[k])?;
-        if let (Some(poison), true) = (fill, ranges[k].0 == phase) {
-            let fill = |p: &mut M::Bytes<'_>, pattern: &[u8]| {
-                M::fill(p, pattern).map_err(|message| {
-                    StepError::Carve(CarveError::Device {
-                        arena: A::NAME,
-                        field: name,
-                        message,
-                    })
-                })
-            };
-            if poison {
-                fill(&mut piece, poison_pattern(infos[k].dtype))?;
-            }
-            if infos[k].zeroed {
-                fill(&mut piece, &[0])?;
-            }
-        }
-        out[k] = Some(piece);
-    }
-    Ok(out)
-}
-
-/// The offsets of the carved fields of `A`, whose reserved bytes are
-/// `reserved`: `planned` where the caller has them (a slab's, worked out
-/// once when it was allocated), else planned for an arena with phases
-/// (unless `carving.unplanned`), else one after the other; `carving.guard`
-/// bytes after each.
-pub fn phase_offsets<A: crate::Arena, const N: usize>(
-    reserved: &[usize; N],
-    carving: crate::Carving,
-    planned: Option<&[usize]>,
-) -> Result<[usize; N], SizeError> {
-    if let Some(Ok(offsets)) = planned.map(<[usize; N]>::try_from) {
-        return Ok(offsets);
-    }
-    let fields = &Table::<A, N>::FIELDS;
-    let mut offsets = [0; N];
-    if carving.unplanned || A::PHASES.is_empty() {
-        let mut cursor = Cursor::new(carving.guard);
-        for ((offset, &(name, align)), &bytes) in offsets.iter_mut().zip(fields).zip(reserved) {
-            *offset = cursor.fit(A::NAME, name, bytes, align)?;
-        }
-        return Ok(offsets);
-    }
-    self::planned::<A, N>(reserved, carving.guard).map(|(offsets, _)| offsets)
-}
-
-/// The piece [`phase_pieces`] cut for a field, as a typed view.
-#[track_caller]
-pub fn piece_view<'a, M: Memory, T: bytemuck::Pod>(
-    arena: &'static str,
-    field: &'static str,
-    piece: &mut Option<M::Bytes<'a>>,
-) -> M::Slice<'a, T> {
-    let bytes = piece.take().expect("checked when the slab was carved");
-    cast::<M, T>(arena, field, bytes).expect("checked when the slab was carved")
-}
-
-/// The piece [`phase_pieces`] cut for a nested region.
-#[track_caller]
-pub fn piece<'a, M: Memory>(piece: &mut Option<M::Bytes<'a>>) -> M::Bytes<'a> {
-    piece.take().expect("checked when the slab was carved")
-}
-
 /// The planned offsets and slab of the carved fields of `A` with `reserved`
 /// bytes and `guard` bytes after each: no heap, the scratch on the stack.
-fn planned<A: crate::Arena, const N: usize>(
+pub(crate) fn planned<A: crate::Arena, const N: usize>(
     reserved: &[usize; N],
     guard: usize,
 ) -> Result<([usize; N], usize), SizeError> {

@@ -13,6 +13,7 @@ mod host;
 mod layout;
 mod levers;
 mod meta;
+mod phased;
 pub mod plan;
 
 pub use error::{CarveError, Fault, SizeError, StepError};
@@ -365,10 +366,10 @@ pub mod __private {
         };
     }
     pub use crate::layout::{
-        Alternatives, Carver, FieldCarver, alternative, cast, phase_offsets, phase_pieces, piece,
-        piece_view, slab, step_piece,
+        Alternatives, Carver, FieldCarver, alternative, cast, slab, step_piece,
     };
     pub use crate::levers::{bool_lever, parsed_lever};
+    pub use crate::phased::{PhasePieces, Phased};
     pub use std::result::Result;
     pub use std::vec::Vec;
 

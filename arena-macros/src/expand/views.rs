@@ -114,55 +114,24 @@ pub(super) fn phased_carve(m: &Model) -> TokenStream {
     let phases_ty = phases_ident(m);
     let carved = carved_live(m);
     let n = carved.len();
-    let bytes = |who: TokenStream| {
-        carved.iter().map(move |(_, _, f, _)| {
-            let id = &f.ident;
-            match model::role(f) {
-                Some(Role::Nested { .. }) => quote!(#who.#id.bytes),
-                _ => quote!(#who.#id),
-            }
-        })
-    };
-    let reserved = bytes(quote!(self));
-    let step = bytes(quote!(step));
-    let nested_checks = carved
+    let n = proc_macro2::Literal::usize_unsuffixed(n);
+    let nested_checks: Vec<_> = carved
         .iter()
         .filter(|(_, _, f, _)| matches!(model::role(f), Some(Role::Nested { .. })))
-        .map(|(k, _, f, (first, _))| {
+        .map(|(k, _, f, _)| {
             let id = &f.ident;
-            quote! {
-                if phase == #first {
-                    ::arena::Arena::carve_step::<M>(
-                        &self.#id.inner,
-                        &step.#id.inner,
-                        #rt::piece::<M>(&mut pieces[#k]),
-                        ::arena::Carving::default(),
-                    )?;
-                }
-            }
-        });
-    let phases = m.phases().len();
-    quote! {
-        let reserved: [usize; #n] = [#(#reserved),*];
-        let step_bytes: [usize; #n] = [#(#step),*];
-        let offsets = #rt::phase_offsets::<Self, #n>(&reserved, carving, offsets)?;
-        let mut region = region;
-        for phase in 0..#phases {
-            let mut pieces = #rt::phase_pieces::<Self, M, #n>(
-                M::reborrow(&mut region), phase, &offsets, &reserved, &step_bytes, None,
-            )?;
-            #(#nested_checks)*
-            let _ = &mut pieces;
-        }
-        #rt::Result::Ok(#phases_ty {
-            __arena: self,
-            __step: step,
-            __region: region,
-            __offsets: offsets,
-            __reserved: reserved,
-            __step_bytes: step_bytes,
-            __poison: carving.poison,
+            let k = proc_macro2::Literal::usize_unsuffixed(*k);
+            quote!(phased.check_nested(#k, &self.#id, &step.#id)?;)
         })
+        .collect();
+    let new = quote!(#rt::Phased::<M, Self, #n>::new(self, step, region, carving, offsets)?);
+    if nested_checks.is_empty() {
+        return quote!(#rt::Result::Ok(#phases_ty { __phased: #new }));
+    }
+    quote! {
+        let mut phased = #new;
+        #(#nested_checks)*
+        #rt::Result::Ok(#phases_ty { __phased: phased })
     }
 }
 
@@ -174,11 +143,12 @@ fn phased_views(m: &Model) -> TokenStream {
     let rt = rt();
     let phases_ty = phases_ident(m);
     let carved = carved_live(m);
-    let n = carved.len();
+    let n_lit = proc_macro2::Literal::usize_unsuffixed(carved.len());
     let names: Vec<String> = m.phases().iter().map(ToString::to_string).collect();
     let mut items = TokenStream::new();
     let mut methods = TokenStream::new();
     for (p, phase) in m.phases().iter().enumerate() {
+        let phase_index = proc_macro2::Literal::usize_unsuffixed(p);
         let views = phase_views_ident(m, phase);
         let live: Vec<_> = carved
             .iter()
@@ -187,23 +157,19 @@ fn phased_views(m: &Model) -> TokenStream {
         let fields = live.iter().map(|(_, _, f, _)| view_field(f));
         let inits = live.iter().map(|(k, _, f, _)| {
             let id = &f.ident;
-            let s = id.to_string();
+            let k = proc_macro2::Literal::usize_unsuffixed(*k);
             match model::role(f) {
-                Some(Role::Nested { .. }) => quote! {
-                    #id: ::arena::Arena::carve_step::<M>(
-                        &self.__arena.#id.inner,
-                        &self.__step.#id.inner,
-                        #rt::piece::<M>(&mut pieces[#k]),
-                        ::arena::Carving::default(),
-                    )
-                    .expect("checked when the slab was carved")
-                },
+                Some(Role::Nested { .. }) => quote!(#id: p.nested(#k, &reserved.#id, &step.#id)),
                 _ => {
                     let t = view_elem(f);
-                    quote!(#id: #rt::piece_view::<M, #t>(#ident::NAME, #s, &mut pieces[#k]))
+                    quote!(#id: p.view::<#t>(#k))
                 }
             }
         });
+        let arenas = live
+            .iter()
+            .any(|(_, _, f, _)| matches!(model::role(f), Some(Role::Nested { .. })))
+            .then(|| quote!(let (reserved, step) = self.__phased.arenas();));
         let doc = format!(
             "The views of the buffers of [`{ident}`] live in phase `{phase}` (phase {} of {}), from [`{phases_ty}::{phase}`].",
             p + 1,
@@ -224,15 +190,8 @@ fn phased_views(m: &Model) -> TokenStream {
             #[doc = #mdoc]
             #[track_caller]
             pub fn #phase(&mut self) -> #views<'_, M> {
-                let mut pieces = #rt::phase_pieces::<#ident, M, #n>(
-                    M::reborrow(&mut self.__region),
-                    #p,
-                    &self.__offsets,
-                    &self.__reserved,
-                    &self.__step_bytes,
-                    ::core::option::Option::Some(self.__poison),
-                )
-                .expect("checked when the slab was carved");
+                #arenas
+                let mut p = self.__phased.phase(#phase_index);
                 #views {
                     #(#inits,)*
                     __arena_marker: ::core::marker::PhantomData,
@@ -247,13 +206,7 @@ fn phased_views(m: &Model) -> TokenStream {
     quote! {
         #[doc = #doc]
         #vis struct #phases_ty<'a, M: ::arena::Memory = ::arena::Host> {
-            __arena: &'a #ident,
-            __step: &'a #ident,
-            __region: M::Bytes<'a>,
-            __offsets: [usize; #n],
-            __reserved: [usize; #n],
-            __step_bytes: [usize; #n],
-            __poison: bool,
+            __phased: #rt::Phased<'a, M, #ident, #n_lit>,
         }
 
         impl<'a, M: ::arena::Memory> #phases_ty<'a, M> {

@@ -1,0 +1,235 @@
+//! The carving of an arena with phases: the offsets (kept from the slab, or
+//! planned), every phase checked once when the views are taken, then one
+//! phase's pieces at a time.
+
+use crate::error::{CarveError, SizeError, StepError};
+use crate::layout::{Carver, Cursor, Memory, Table, cast, poison_pattern, step_piece};
+use crate::{Arena, Carving, FieldKind, Region};
+
+/// The region of an arena `A` with phases and `N` carved fields, laid out
+/// for the sizes `reserved` and cut, one phase at a time, to the sizes
+/// `step` (the views of a generated phased arena: `XPhases`).
+pub struct Phased<'a, M: Memory, A, const N: usize> {
+    region: M::Bytes<'a>,
+    reserved: &'a A,
+    step: &'a A,
+    offsets: [usize; N],
+    /// The carved fields by offset, so a phase's pieces are cut in order
+    /// without sorting them at every phase.
+    by_offset: [usize; N],
+    poison: bool,
+}
+
+impl<'a, M: Memory, A: Arena, const N: usize> Phased<'a, M, A, N> {
+    /// Lays `region` out for `reserved` (at `planned`, the offsets the
+    /// arena's layout gave a slab of this reservation, where given) and
+    /// checks, once, what taking a phase's views needs: every buffer inside
+    /// the region, every step buffer within its reservation, every nested
+    /// arena's step inside its region. Buffers live in a common phase never
+    /// overlap: the offsets are planned (or placed one after the other) so.
+    #[inline]
+    pub fn new(
+        reserved: &'a A,
+        step: &'a A,
+        region: M::Bytes<'a>,
+        carving: Carving,
+        planned: Option<&[usize]>,
+    ) -> Result<Self, StepError> {
+        let index = &Table::<A, N>::INDEX;
+        let reserved_bytes = index.map(|i| reserved.field_bytes(i));
+        let offsets = phase_offsets::<A, N>(&reserved_bytes, carving, planned)?;
+        let available = M::len(&region);
+        for k in 0..N {
+            let (name, bytes) = (Table::<A, N>::INFOS[k].name, reserved_bytes[k]);
+            let end = offsets[k]
+                .checked_add(bytes)
+                .filter(|&end| end <= available);
+            if bytes > 0 && end.is_none() {
+                return Err(StepError::Carve(CarveError::TooShort {
+                    arena: A::NAME,
+                    field: name,
+                    needed: offsets[k].saturating_add(bytes),
+                    available,
+                }));
+            }
+            let step_bytes = step.field_bytes(index[k]);
+            if step_bytes > bytes {
+                return Err(StepError::TooLarge {
+                    arena: A::NAME,
+                    buffer: name,
+                    step_bytes,
+                    reserved_bytes: bytes,
+                });
+            }
+        }
+        let mut by_offset = core::array::from_fn::<_, N, _>(|k| (offsets[k], k));
+        by_offset.sort_unstable();
+        Ok(Phased {
+            region,
+            reserved,
+            step,
+            offsets,
+            by_offset: by_offset.map(|(_, k)| k),
+            poison: carving.poison,
+        })
+    }
+
+    /// The reserved and the step sizes.
+    #[inline]
+    pub fn arenas(&self) -> (&'a A, &'a A) {
+        (self.reserved, self.step)
+    }
+
+    /// The pieces of the buffers live in `phase`: carved field `k` at its
+    /// offset, as long as in the step (a nested arena's the whole
+    /// reservation: it cuts its own step views); `None` for a field not live
+    /// in the phase. With `fill`, a buffer whose first phase is `phase` is
+    /// filled with its poison pattern when `fill` is `Some(true)` (poison
+    /// mode), then zero-filled if `zeroed`; `None` only checks. No heap
+    /// allocation.
+    fn pieces(
+        &mut self,
+        phase: usize,
+        fill: Option<bool>,
+    ) -> Result<PhasePieces<'_, M, A, N>, StepError> {
+        let (infos, ranges, index) = (
+            &Table::<A, N>::INFOS,
+            &Table::<A, N>::RANGES,
+            &Table::<A, N>::INDEX,
+        );
+        let mut pieces: [Option<M::Bytes<'_>>; N] = core::array::from_fn(|_| None);
+        let mut carver = Carver::<M>::new(A::NAME, M::reborrow(&mut self.region), 0);
+        for &k in &self.by_offset {
+            let (first, last) = ranges[k];
+            if phase < first || last < phase {
+                continue;
+            }
+            let info = infos[k];
+            let reserved = self.reserved.field_bytes(index[k]);
+            let step = self.step.field_bytes(index[k]);
+            let piece = carver.take_at(info.name, self.offsets[k], reserved)?;
+            let len = match info.kind {
+                FieldKind::Nested if step <= reserved => reserved,
+                _ => step,
+            };
+            let mut piece = step_piece::<M>(A::NAME, info.name, piece, reserved, len)?;
+            if let (Some(poison), true) = (fill, first == phase) {
+                let mut fill = |pattern: &[u8]| {
+                    M::fill(&mut piece, pattern).map_err(|message| {
+                        StepError::Carve(CarveError::Device {
+                            arena: A::NAME,
+                            field: info.name,
+                            message,
+                        })
+                    })
+                };
+                if poison {
+                    fill(poison_pattern(info.dtype))?;
+                }
+                if info.zeroed {
+                    fill(&[0])?;
+                }
+            }
+            pieces[k] = Some(piece);
+        }
+        Ok(PhasePieces {
+            pieces,
+            arena: core::marker::PhantomData,
+        })
+    }
+
+    /// Checks the nested arena of carved field `k` (`reserved` and `step`
+    /// its sizes) inside its piece of the field's first phase.
+    #[inline]
+    pub fn check_nested<B: Arena>(
+        &mut self,
+        k: usize,
+        reserved: &Region<B>,
+        step: &Region<B>,
+    ) -> Result<(), StepError> {
+        let first = Table::<A, N>::RANGES[k].0;
+        let mut pieces = self.pieces(first, None)?;
+        let piece = pieces.take(k);
+        reserved
+            .inner
+            .carve_step::<M>(&step.inner, piece, Carving::default())
+            .map(drop)
+    }
+
+    /// The pieces of phase `phase`: a buffer whose range begins there is
+    /// poisoned in poison mode, then zeroed if `zeroed`.
+    #[inline]
+    #[track_caller]
+    pub fn phase(&mut self, phase: usize) -> PhasePieces<'_, M, A, N> {
+        let poison = self.poison;
+        self.pieces(phase, Some(poison))
+            .expect("checked when the slab was carved")
+    }
+}
+
+/// One phase's pieces of a [`Phased`] region, each taken once as a view.
+pub struct PhasePieces<'b, M: Memory, A, const N: usize> {
+    pieces: [Option<M::Bytes<'b>>; N],
+    arena: core::marker::PhantomData<A>,
+}
+
+impl<'b, M: Memory, A: Arena, const N: usize> PhasePieces<'b, M, A, N> {
+    #[inline]
+    #[track_caller]
+    fn take(&mut self, k: usize) -> M::Bytes<'b> {
+        self.pieces[k]
+            .take()
+            .expect("a field is live in the phase whose views take it")
+    }
+
+    /// The view of carved field `k`, a buffer live in this phase.
+    #[inline]
+    #[track_caller]
+    pub fn view<T: bytemuck::Pod>(&mut self, k: usize) -> M::Slice<'b, T> {
+        let piece = self.take(k);
+        cast::<M, T>(A::NAME, Table::<A, N>::INFOS[k].name, piece)
+            .expect("checked when the slab was carved")
+    }
+
+    /// The views of carved field `k`, a nested arena whose reserved and step
+    /// sizes are `reserved` and `step`.
+    #[inline]
+    #[track_caller]
+    pub fn nested<B: Arena>(
+        &mut self,
+        k: usize,
+        reserved: &'b Region<B>,
+        step: &'b Region<B>,
+    ) -> B::Views<'b, M> {
+        let piece = self.take(k);
+        reserved
+            .inner
+            .carve_step::<M>(&step.inner, piece, Carving::default())
+            .expect("checked when the slab was carved")
+    }
+}
+
+/// The offsets of the carved fields of `A`, whose reserved bytes are
+/// `reserved`: `planned` where the caller has them (a slab's, worked out
+/// once when it was allocated), else planned for an arena with phases
+/// (unless `carving.unplanned`), else one after the other; `carving.guard`
+/// bytes after each.
+fn phase_offsets<A: crate::Arena, const N: usize>(
+    reserved: &[usize; N],
+    carving: crate::Carving,
+    planned: Option<&[usize]>,
+) -> Result<[usize; N], SizeError> {
+    if let Some(Ok(offsets)) = planned.map(<[usize; N]>::try_from) {
+        return Ok(offsets);
+    }
+    let fields = &Table::<A, N>::FIELDS;
+    let mut offsets = [0; N];
+    if carving.unplanned || A::PHASES.is_empty() {
+        let mut cursor = Cursor::new(carving.guard);
+        for ((offset, &(name, align)), &bytes) in offsets.iter_mut().zip(fields).zip(reserved) {
+            *offset = cursor.fit(A::NAME, name, bytes, align)?;
+        }
+        return Ok(offsets);
+    }
+    crate::layout::planned::<A, N>(reserved, carving.guard).map(|(offsets, _)| offsets)
+}
