@@ -219,7 +219,10 @@ fn a_region_too_short_is_an_error_naming_the_buffer() {
         panic!("a region one byte short of the slab carves nothing");
     };
     assert!(
-        matches!(e, arena::StepError::Carve(arena::CarveError::TooShort { arena: "Pass", .. })),
+        matches!(
+            e,
+            arena::StepError::Carve(arena::CarveError::TooShort { arena: "Pass", .. })
+        ),
         "{e}"
     );
 }
