@@ -137,7 +137,9 @@ pub trait Arena: Sized {
     /// [`Arena::carve_step`] with the offsets of the carved top-level fields
     /// already worked out (a slab's, planned once when it was allocated, so
     /// that taking views does not plan again); `None` works them out. Only
-    /// an arena with phases reads them.
+    /// an arena with phases reads them. They must be the offsets of
+    /// [`Arena::layout_for`] with the same carving: other offsets can make
+    /// taking a phase's views panic.
     #[doc(hidden)]
     fn carve_planned<'a, M: Memory>(
         &'a self,
