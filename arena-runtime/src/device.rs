@@ -175,8 +175,6 @@ impl Memory for Device {
 pub struct DeviceSlab<A: Arena> {
     arena: A,
     layout: Layout,
-    /// The top-level offsets of `layout`, planned once: views never plan.
-    offsets: Vec<usize>,
     carving: Carving,
     slab: CudaSlice<u8>,
     stream: Arc<CudaStream>,
@@ -212,7 +210,6 @@ impl<A: Arena> DeviceSlab<A> {
             });
         }
         let layout = arena.layout_for(carving)?;
-        let offsets = layout.offsets();
         let mut slab = stream.alloc_zeros::<u8>(layout.slab_bytes.max(1))?;
         if guard > 0 {
             let mut image = vec![0u8; slab.len()];
@@ -227,13 +224,12 @@ impl<A: Arena> DeviceSlab<A> {
                 offset: 0,
             };
             arena
-                .carve_planned::<Device>(&arena, region, carving, Some(&offsets))
+                .carve_planned::<Device>(&arena, region, carving, Some(&layout))
                 .map_err(CarveError::from)?;
         }
         Ok(DeviceSlab {
             arena,
             layout,
-            offsets,
             carving,
             slab,
             stream: stream.clone(),
@@ -248,7 +244,7 @@ impl<A: Arena> DeviceSlab<A> {
             offset: 0,
         };
         self.arena
-            .carve_planned::<Device>(step, region, self.carving, Some(&self.offsets))
+            .carve_planned::<Device>(step, region, self.carving, Some(&self.layout))
     }
 
     /// Poison mode on or off, as [`crate::HostSlab::set_poison`].
@@ -263,7 +259,7 @@ impl<A: Arena> DeviceSlab<A> {
             offset: 0,
         };
         self.arena
-            .carve_planned::<Device>(&self.arena, region, self.carving, Some(&self.offsets))
+            .carve_planned::<Device>(&self.arena, region, self.carving, Some(&self.layout))
             .expect("the slab was carved once when it was allocated")
     }
 

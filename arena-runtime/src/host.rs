@@ -92,8 +92,6 @@ unsafe impl Sync for AlignedBytes {}
 pub struct HostSlab<A: Arena> {
     arena: A,
     layout: Layout,
-    /// The top-level offsets of `layout`, planned once: views never plan.
-    offsets: Vec<usize>,
     carving: Carving,
     bytes: AlignedBytes,
 }
@@ -151,16 +149,14 @@ impl<A: Arena> HostSlab<A> {
     pub fn with_carving(arena: A, carving: Carving) -> Result<Self, CarveError> {
         let guard = carving.guard;
         let layout = arena.layout_for(carving)?;
-        let offsets = layout.offsets();
         let mut bytes = AlignedBytes::zeroed(layout.slab_bytes, A::REGION_ALIGN.max(1));
         // Carve once: every later `views()` carves the same immutable arena.
         arena
-            .carve_planned::<Host>(&arena, bytes.as_mut_slice(), carving, Some(&offsets))
+            .carve_planned::<Host>(&arena, bytes.as_mut_slice(), carving, Some(&layout))
             .map_err(CarveError::from)?;
         let mut slab = HostSlab {
             arena,
             layout,
-            offsets,
             carving,
             bytes,
         };
@@ -181,7 +177,7 @@ impl<A: Arena> HostSlab<A> {
                 &self.arena,
                 self.bytes.as_mut_slice(),
                 self.carving,
-                Some(&self.offsets),
+                Some(&self.layout),
             )
             .expect("the slab was carved once when it was allocated")
     }
@@ -200,7 +196,7 @@ impl<A: Arena> HostSlab<A> {
             step,
             self.bytes.as_mut_slice(),
             self.carving,
-            Some(&self.offsets),
+            Some(&self.layout),
         )
     }
 

@@ -105,11 +105,6 @@ impl Layout {
     pub fn offset_of(&self, name: &str) -> Option<usize> {
         self.get(name).map(|p| p.offset)
     }
-
-    /// The offset of every carved field, in declaration order.
-    pub fn offsets(&self) -> Vec<usize> {
-        self.placements.iter().map(|p| p.offset).collect()
-    }
 }
 
 /// Where views of an arena live: host memory ([`Host`]) or, with the `cuda`
@@ -433,6 +428,18 @@ pub fn step_piece<'a, M: Memory>(
     reserved: usize,
     step: usize,
 ) -> Result<M::Bytes<'a>, StepError> {
+    step_fits(arena, field, reserved, step)?;
+    Ok(M::split_at(piece, step).0)
+}
+
+/// A step buffer of `step` bytes fits the `reserved` bytes of `field`.
+#[inline]
+pub(crate) fn step_fits(
+    arena: &'static str,
+    field: &'static str,
+    reserved: usize,
+    step: usize,
+) -> Result<(), StepError> {
     if step > reserved {
         return Err(StepError::TooLarge {
             arena,
@@ -441,7 +448,7 @@ pub fn step_piece<'a, M: Memory>(
             reserved_bytes: reserved,
         });
     }
-    Ok(M::split_at(piece, step).0)
+    Ok(())
 }
 
 /// Views `bytes` as elements of `T`, naming the field on failure.
@@ -484,16 +491,6 @@ pub fn alternative<'b, M: Memory>(
 pub(crate) struct Table<A, const N: usize>(core::marker::PhantomData<A>);
 
 impl<A: crate::Arena, const N: usize> Table<A, N> {
-    pub(crate) const INFOS: [&'static crate::BufferInfo; N] = carved_infos::<A, N>();
-    pub(crate) const FIELDS: [(&'static str, usize); N] = {
-        let mut out = [("", 1); N];
-        let mut k = 0;
-        while k < N {
-            out[k] = (Self::INFOS[k].name, Self::INFOS[k].align_in(A::ALIGN));
-            k += 1;
-        }
-        out
-    };
     /// Each carved field's index in [`crate::Arena::BUFFERS`].
     pub(crate) const INDEX: [usize; N] = {
         let mut out = [0; N];
@@ -504,6 +501,26 @@ impl<A: crate::Arena, const N: usize> Table<A, N> {
                 k += 1;
             }
             i += 1;
+        }
+        out
+    };
+    /// Each carved field's metadata.
+    pub(crate) const INFOS: [&'static crate::BufferInfo; N] = {
+        const NONE: crate::BufferInfo = crate::BufferInfo::buffer::<u8>("", "", "", "");
+        let mut out = [&NONE; N];
+        let mut k = 0;
+        while k < N {
+            out[k] = &A::BUFFERS[Self::INDEX[k]];
+            k += 1;
+        }
+        out
+    };
+    pub(crate) const FIELDS: [(&'static str, usize); N] = {
+        let mut out = [("", 1); N];
+        let mut k = 0;
+        while k < N {
+            out[k] = (Self::INFOS[k].name, Self::INFOS[k].align_in(A::ALIGN));
+            k += 1;
         }
         out
     };
@@ -528,22 +545,6 @@ pub const fn poison_pattern(dtype: &str) -> &'static [u8] {
         b"f16" => &[0x00, 0x7E],
         _ => &[0xA5],
     }
-}
-
-/// The carved fields of `A` (their metadata), in order.
-pub const fn carved_infos<A: crate::Arena, const N: usize>() -> [&'static crate::BufferInfo; N] {
-    const NONE: crate::BufferInfo = crate::BufferInfo::buffer::<u8>("", "", "", "");
-    let mut out = [&NONE; N];
-    let mut i = 0;
-    let mut k = 0;
-    while i < A::BUFFERS.len() && k < N {
-        if A::BUFFERS[i].is_carved() {
-            out[k] = &A::BUFFERS[i];
-            k += 1;
-        }
-        i += 1;
-    }
-    out
 }
 
 /// The names of the `N` fields of `A` counted in `total_bytes()`, in order.
@@ -604,13 +605,24 @@ pub fn slab<A: crate::Arena, const N: usize>(bytes: [usize; N]) -> Result<usize,
     if A::ONE_OF {
         return Ok(bytes.into_iter().max().unwrap_or(0));
     }
-    let fields = &Table::<A, N>::FIELDS;
     if !A::PHASES.is_empty() {
         return planned_slab::<A, N>(&bytes);
     }
-    let mut cursor = Cursor::new(0);
-    for (&(name, align), b) in fields.iter().zip(bytes) {
-        cursor.fit(A::NAME, name, b, align)?;
+    in_order::<A, N>(&bytes, 0, |_, _| {})
+}
+
+/// The carved fields of `A`, whose bytes are `bytes`, one after the other
+/// in declaration order, each at its alignment with `guard` bytes after it:
+/// `at(k, offset)` for each, and the end of the last.
+#[inline]
+pub(crate) fn in_order<A: crate::Arena, const N: usize>(
+    bytes: &[usize; N],
+    guard: usize,
+    mut at: impl FnMut(usize, usize),
+) -> Result<usize, SizeError> {
+    let mut cursor = Cursor::new(guard);
+    for (k, (&(name, align), &b)) in Table::<A, N>::FIELDS.iter().zip(bytes).enumerate() {
+        at(k, cursor.fit(A::NAME, name, b, align)?);
     }
     Ok(cursor.end())
 }

@@ -134,21 +134,20 @@ pub trait Arena: Sized {
         carving: Carving,
     ) -> Result<Self::Views<'a, M>, StepError>;
 
-    /// [`Arena::carve_step`] with the offsets of the carved top-level fields
-    /// already worked out (a slab's, planned once when it was allocated, so
-    /// that taking views does not plan again); `None` works them out. Only
-    /// an arena with phases reads them. They must be the offsets of
-    /// [`Arena::layout_for`] with the same carving: other offsets can make
-    /// taking a phase's views panic.
+    /// [`Arena::carve_step`] at the offsets of `layout` (a slab's, planned
+    /// once when it was allocated, so that taking views does not plan
+    /// again); `None` works them out. Only an arena with phases reads it. It
+    /// must be [`Arena::layout_for`] with the same carving: another layout
+    /// can make taking a phase's views panic.
     #[doc(hidden)]
     fn carve_planned<'a, M: Memory>(
         &'a self,
         step: &'a Self,
         region: M::Bytes<'a>,
         carving: Carving,
-        offsets: Option<&[usize]>,
+        layout: Option<&Layout>,
     ) -> Result<Self::Views<'a, M>, StepError> {
-        let _ = offsets;
+        let _ = layout;
         self.carve_step::<M>(step, region, carving)
     }
 

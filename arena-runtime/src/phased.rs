@@ -3,8 +3,8 @@
 //! phase's pieces at a time.
 
 use crate::error::{CarveError, SizeError, StepError};
-use crate::layout::{Carver, Cursor, Memory, Table, cast, poison_pattern, step_piece};
-use crate::{Arena, Carving, FieldKind, Region};
+use crate::layout::{Carver, Memory, Table, cast, in_order, poison_pattern, step_fits};
+use crate::{Arena, Carving, FieldKind, Layout, Region};
 
 /// The region of an arena `A` with phases and `N` carved fields, laid out
 /// for the sizes `reserved` and cut, one phase at a time, to the sizes
@@ -21,8 +21,8 @@ pub struct Phased<'a, M: Memory, A, const N: usize> {
 }
 
 impl<'a, M: Memory, A: Arena, const N: usize> Phased<'a, M, A, N> {
-    /// Lays `region` out for `reserved` (at `planned`, the offsets the
-    /// arena's layout gave a slab of this reservation, where given) and
+    /// Lays `region` out for `reserved` (at the offsets of `planned`, the
+    /// layout of a slab of this reservation, where given) and
     /// checks, once, what taking a phase's views needs: every buffer inside
     /// the region, every step buffer within its reservation, every nested
     /// arena's step inside its region. Buffers live in a common phase never
@@ -33,7 +33,7 @@ impl<'a, M: Memory, A: Arena, const N: usize> Phased<'a, M, A, N> {
         step: &'a A,
         region: M::Bytes<'a>,
         carving: Carving,
-        planned: Option<&[usize]>,
+        planned: Option<&Layout>,
     ) -> Result<Self, StepError> {
         let index = &Table::<A, N>::INDEX;
         let reserved_bytes = index.map(|i| reserved.field_bytes(i));
@@ -52,15 +52,7 @@ impl<'a, M: Memory, A: Arena, const N: usize> Phased<'a, M, A, N> {
                     available,
                 }));
             }
-            let step_bytes = step.field_bytes(index[k]);
-            if step_bytes > bytes {
-                return Err(StepError::TooLarge {
-                    arena: A::NAME,
-                    buffer: name,
-                    step_bytes,
-                    reserved_bytes: bytes,
-                });
-            }
+            step_fits(A::NAME, name, bytes, step.field_bytes(index[k]))?;
         }
         let mut by_offset = core::array::from_fn::<_, N, _>(|k| (offsets[k], k));
         by_offset.sort_unstable();
@@ -106,13 +98,14 @@ impl<'a, M: Memory, A: Arena, const N: usize> Phased<'a, M, A, N> {
             }
             let info = infos[k];
             let reserved = self.reserved.field_bytes(index[k]);
-            let step = self.step.field_bytes(index[k]);
             let piece = carver.take_at(info.name, self.offsets[k], reserved)?;
+            // `new` checked the step fits. A nested arena is laid out for its
+            // reservation and cuts its own step views from all of it.
             let len = match info.kind {
-                FieldKind::Nested if step <= reserved => reserved,
-                _ => step,
+                FieldKind::Nested => reserved,
+                _ => self.step.field_bytes(index[k]),
             };
-            let mut piece = step_piece::<M>(A::NAME, info.name, piece, reserved, len)?;
+            let mut piece = M::split_at(piece, len).0;
             if let (Some(poison), true) = (fill, first == phase) {
                 let mut fill = |pattern: &[u8]| {
                     M::fill(&mut piece, pattern).map_err(|message| {
@@ -210,25 +203,21 @@ impl<'b, M: Memory, A: Arena, const N: usize> PhasePieces<'b, M, A, N> {
 }
 
 /// The offsets of the carved fields of `A`, whose reserved bytes are
-/// `reserved`: `planned` where the caller has them (a slab's, worked out
-/// once when it was allocated), else planned for an arena with phases
+/// `reserved`: those of `planned` where the caller has it (a slab's layout,
+/// worked out once when it was allocated), else planned for an arena with phases
 /// (unless `carving.unplanned`), else one after the other; `carving.guard`
 /// bytes after each.
 fn phase_offsets<A: crate::Arena, const N: usize>(
     reserved: &[usize; N],
     carving: crate::Carving,
-    planned: Option<&[usize]>,
+    planned: Option<&Layout>,
 ) -> Result<[usize; N], SizeError> {
-    if let Some(Ok(offsets)) = planned.map(<[usize; N]>::try_from) {
-        return Ok(offsets);
+    if let Some(layout) = planned.filter(|l| l.placements.len() == N) {
+        return Ok(core::array::from_fn(|k| layout.placements[k].offset));
     }
-    let fields = &Table::<A, N>::FIELDS;
-    let mut offsets = [0; N];
     if carving.unplanned || A::PHASES.is_empty() {
-        let mut cursor = Cursor::new(carving.guard);
-        for ((offset, &(name, align)), &bytes) in offsets.iter_mut().zip(fields).zip(reserved) {
-            *offset = cursor.fit(A::NAME, name, bytes, align)?;
-        }
+        let mut offsets = [0; N];
+        in_order::<A, N>(reserved, carving.guard, |k, offset| offsets[k] = offset)?;
         return Ok(offsets);
     }
     crate::layout::planned::<A, N>(reserved, carving.guard).map(|(offsets, _)| offsets)

@@ -146,7 +146,7 @@ pub(super) fn arena_impl(m: &Model, g: &Gen) -> TokenStream {
             }
             fn carve_planned<'a, M: ::arena::Memory>(
                 #carve_sig
-                offsets: ::core::option::Option<&[usize]>,
+                layout: ::core::option::Option<&::arena::Layout>,
             ) -> #carve_ret {
                 #body
             }
