@@ -353,9 +353,7 @@ impl<'a, M: Memory, A: crate::Arena> FieldCarver<'a, M, A> {
         step: &'a crate::Region<B>,
     ) -> Result<B::Views<'a, M>, StepError> {
         let region = self.carver.region(index, reserved.bytes)?;
-        reserved
-            .inner
-            .carve_step::<M>(&step.inner, region, crate::Carving::default())
+        reserved.step_views::<M>(step, region)
     }
 }
 
@@ -413,9 +411,7 @@ impl<'a, M: Memory, A: crate::Arena> Alternatives<'a, M, A> {
     ) -> Result<B::Views<'b, M>, StepError> {
         let field = Self::name(index);
         let piece = alternative::<M>(A::NAME, field, &mut self.region, reserved.bytes)?;
-        reserved
-            .inner
-            .carve_step::<M>(&step.inner, piece, crate::Carving::default())
+        reserved.step_views::<M>(step, piece)
     }
 }
 

@@ -46,6 +46,20 @@ impl<T> Region<T> {
     }
 }
 
+impl<T: Arena> Region<T> {
+    /// The views of the nested arena, laid out for these sizes, cut from
+    /// `piece` (the whole region) to the sizes of `step`.
+    #[inline]
+    pub(crate) fn step_views<'a, M: Memory>(
+        &'a self,
+        step: &'a Region<T>,
+        piece: M::Bytes<'a>,
+    ) -> Result<T::Views<'a, M>, StepError> {
+        self.inner
+            .carve_step::<M>(&step.inner, piece, Carving::default())
+    }
+}
+
 /// How a slab is carved: the guard bytes after every top-level buffer, and
 /// for an arena with phases whether its offsets are planned (the default) and
 /// whether a phase's new buffers are poisoned when its views are taken.

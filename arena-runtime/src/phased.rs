@@ -143,10 +143,7 @@ impl<'a, M: Memory, A: Arena, const N: usize> Phased<'a, M, A, N> {
         let first = Table::<A, N>::RANGES[k].0;
         let mut pieces = self.pieces(first, None)?;
         let piece = pieces.take(k);
-        reserved
-            .inner
-            .carve_step::<M>(&step.inner, piece, Carving::default())
-            .map(drop)
+        reserved.step_views::<M>(step, piece).map(drop)
     }
 
     /// The pieces of phase `phase`: a buffer whose range begins there is
@@ -196,8 +193,7 @@ impl<'b, M: Memory, A: Arena, const N: usize> PhasePieces<'b, M, A, N> {
     ) -> B::Views<'b, M> {
         let piece = self.take(k);
         reserved
-            .inner
-            .carve_step::<M>(&step.inner, piece, Carving::default())
+            .step_views::<M>(step, piece)
             .expect("checked when the slab was carved")
     }
 }
