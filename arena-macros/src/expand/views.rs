@@ -91,34 +91,26 @@ fn phase_views_ident(m: &Model, phase: &Ident) -> Ident {
 }
 
 /// The carved fields with their position among them and their phase range.
-fn carved_live<'m, 'a>(m: &'m Model<'a>) -> Vec<(usize, usize, &'m Field<'a>, (usize, usize))> {
+fn carved_live<'m, 'a>(m: &'m Model<'a>) -> Vec<(usize, &'m Field<'a>, (usize, usize))> {
     let last = m.phases().len().saturating_sub(1);
     carved_fields(m)
         .enumerate()
-        .map(|(k, (i, f))| {
-            (
-                k,
-                i,
-                f,
-                m.live.get(i).copied().flatten().unwrap_or((0, last)),
-            )
-        })
+        .map(|(k, (i, f))| (k, f, m.live.get(i).copied().flatten().unwrap_or((0, last))))
         .collect()
 }
 
-/// `carve_step` of an arena with phases: the offsets (planned unless asked
-/// otherwise), every phase's pieces checked once, and the value whose phase
-/// methods hand out one phase's views at a time.
+/// `carve_planned` of an arena with phases: the runtime's `Phased` (the
+/// offsets, checked once), each nested arena checked in its region, and the
+/// value whose phase methods hand out one phase's views at a time.
 pub(super) fn phased_carve(m: &Model) -> TokenStream {
     let rt = rt();
     let phases_ty = phases_ident(m);
     let carved = carved_live(m);
-    let n = carved.len();
-    let n = proc_macro2::Literal::usize_unsuffixed(n);
+    let n = proc_macro2::Literal::usize_unsuffixed(carved.len());
     let nested_checks: Vec<_> = carved
         .iter()
-        .filter(|(_, _, f, _)| matches!(model::role(f), Some(Role::Nested { .. })))
-        .map(|(k, _, f, _)| {
+        .filter(|(_, f, _)| matches!(model::role(f), Some(Role::Nested { .. })))
+        .map(|(k, f, _)| {
             let id = &f.ident;
             let k = proc_macro2::Literal::usize_unsuffixed(*k);
             quote!(phased.check_nested(#k, &self.#id, &step.#id)?;)
@@ -152,10 +144,10 @@ fn phased_views(m: &Model) -> TokenStream {
         let views = phase_views_ident(m, phase);
         let live: Vec<_> = carved
             .iter()
-            .filter(|(_, _, _, (a, b))| *a <= p && p <= *b)
+            .filter(|(_, _, (a, b))| *a <= p && p <= *b)
             .collect();
-        let fields = live.iter().map(|(_, _, f, _)| view_field(f));
-        let inits = live.iter().map(|(k, _, f, _)| {
+        let fields = live.iter().map(|(_, f, _)| view_field(f));
+        let inits = live.iter().map(|(k, f, _)| {
             let id = &f.ident;
             let k = proc_macro2::Literal::usize_unsuffixed(*k);
             match model::role(f) {
@@ -168,7 +160,7 @@ fn phased_views(m: &Model) -> TokenStream {
         });
         let arenas = live
             .iter()
-            .any(|(_, _, f, _)| matches!(model::role(f), Some(Role::Nested { .. })))
+            .any(|(_, f, _)| matches!(model::role(f), Some(Role::Nested { .. })))
             .then(|| quote!(let (reserved, step) = self.__phased.arenas();));
         let doc = format!(
             "The views of the buffers of [`{ident}`] live in phase `{phase}` (phase {} of {}), from [`{phases_ty}::{phase}`].",
