@@ -7,7 +7,7 @@ use std::sync::Arc;
 use cudarc::driver::{CudaContext, CudaSlice, CudaStream, CudaViewMut, DeviceSlice, DriverError};
 
 use crate::error::{CarveError, SizeError, StepError};
-use crate::host::{GUARD_BYTE, GuardError, gaps};
+use crate::host::{GUARD_BYTE, GuardError, GuardLog, SlabRef, gaps};
 use crate::layout::{Layout, Memory};
 use crate::{Arena, Carving};
 
@@ -169,6 +169,18 @@ impl Memory for Device {
             .memcpy_htod(&host, &mut bytes.view)
             .map_err(|e| e.to_string())
     }
+
+    fn holds(bytes: &Self::Bytes<'_>, byte: u8) -> Result<bool, String> {
+        if bytes.view.is_empty() {
+            return Ok(true);
+        }
+        let host = bytes
+            .view
+            .stream()
+            .clone_dtoh(&bytes.view)
+            .map_err(|e| e.to_string())?;
+        Ok(host.iter().all(|&b| b == byte))
+    }
 }
 
 /// One device allocation holding every buffer of an arena.
@@ -176,6 +188,7 @@ pub struct DeviceSlab<A: Arena> {
     arena: A,
     layout: Layout,
     carving: Carving,
+    guards: GuardLog,
     slab: CudaSlice<u8>,
     stream: Arc<CudaStream>,
 }
@@ -204,6 +217,13 @@ impl<A: Arena> DeviceSlab<A> {
         carving: Carving,
     ) -> Result<Self, DeviceError> {
         let guard = carving.guard;
+        if A::ONE_OF && guard > 0 {
+            return Err(CarveError::GuardOnOneOf {
+                arena: A::NAME,
+                guard,
+            }
+            .into());
+        }
         if A::REGION_ALIGN > 256 {
             return Err(DeviceError::Alignment {
                 needed: A::REGION_ALIGN,
@@ -223,14 +243,19 @@ impl<A: Arena> DeviceSlab<A> {
                 view: slab.slice_mut(..),
                 offset: 0,
             };
+            let planned = SlabRef {
+                layout: &layout,
+                guards: &GuardLog::default(),
+            };
             arena
-                .carve_planned::<Device>(&arena, region, carving, Some(&layout))
+                .carve_planned::<Device>(&arena, region, carving, Some(planned))
                 .map_err(CarveError::from)?;
         }
         Ok(DeviceSlab {
             arena,
             layout,
             carving,
+            guards: GuardLog::default(),
             slab,
             stream: stream.clone(),
         })
@@ -243,8 +268,12 @@ impl<A: Arena> DeviceSlab<A> {
             view: self.slab.slice_mut(..),
             offset: 0,
         };
+        let planned = SlabRef {
+            layout: &self.layout,
+            guards: &self.guards,
+        };
         self.arena
-            .carve_planned::<Device>(step, region, self.carving, Some(&self.layout))
+            .carve_planned::<Device>(step, region, self.carving, Some(planned))
     }
 
     /// Poison mode on or off, as [`crate::HostSlab::set_poison`].
@@ -258,8 +287,12 @@ impl<A: Arena> DeviceSlab<A> {
             view: self.slab.slice_mut(..),
             offset: 0,
         };
+        let planned = SlabRef {
+            layout: &self.layout,
+            guards: &self.guards,
+        };
         self.arena
-            .carve_planned::<Device>(&self.arena, region, self.carving, Some(&self.layout))
+            .carve_planned::<Device>(&self.arena, region, self.carving, Some(planned))
             .expect("the slab was carved once when it was allocated")
     }
 
@@ -283,13 +316,20 @@ impl<A: Arena> DeviceSlab<A> {
         &self.stream
     }
 
-    /// Copies the slab back and names every buffer whose guard changed.
+    /// Copies the slab back and names every buffer whose guard changed, as
+    /// [`crate::HostSlab::check_guards`] does (with phases: the bands found
+    /// overwritten when a phase ended, and the current phase's).
     pub fn check_guards(&self) -> Result<Result<(), GuardError>, DeviceError> {
         if self.carving.guard == 0 {
             return Ok(Ok(()));
         }
         let bytes = self.stream.clone_dtoh(&self.slab)?;
-        Ok(crate::host::check_gaps(A::NAME, &self.layout, &bytes))
+        Ok(crate::host::check_slab::<A>(
+            &self.layout,
+            self.carving.guard,
+            &self.guards,
+            &bytes,
+        ))
     }
 }
 

@@ -74,6 +74,15 @@ pub enum SizeError {
         /// The size of one element of its `dtype`.
         elem_bytes: usize,
     },
+    /// A buffer's alignment is not a power of two (a planner input).
+    BadAlign {
+        /// The derived struct (or the problem's name).
+        arena: &'static str,
+        /// The buffer.
+        field: &'static str,
+        /// The alignment given.
+        align: usize,
+    },
     /// The offsets of the slab do not fit in `usize`.
     SlabOverflow {
         /// The derived struct.
@@ -135,6 +144,14 @@ impl fmt::Display for SizeError {
                 f,
                 "`{arena}.{field}`: {bytes} bytes is not a whole number of {elem_bytes}-byte elements"
             ),
+            SizeError::BadAlign {
+                arena,
+                field,
+                align,
+            } => write!(
+                f,
+                "`{arena}.{field}`: alignment {align} is not a power of two"
+            ),
             SizeError::SlabOverflow { arena, field } => write!(
                 f,
                 "`{arena}.{field}`: the slab offset of this buffer overflows usize"
@@ -168,8 +185,28 @@ pub enum CarveError {
         /// The alignment its element type needs.
         align: usize,
     },
-    /// The layout itself could not be computed.
+    /// The layout itself could not be computed, or a size (edited by hand)
+    /// is not a whole number of its buffer's elements
+    /// ([`SizeError::NotWholeElements`]).
     Size(SizeError),
+    /// The slab's memory could not be allocated.
+    Alloc {
+        /// The derived struct.
+        arena: &'static str,
+        /// Bytes of the slab.
+        bytes: usize,
+        /// Alignment of its start.
+        align: usize,
+    },
+    /// Guard bytes were asked of an arena whose buffers all share one start
+    /// (a top-level `one_of` arena): no byte after one alternative is free
+    /// of the others.
+    GuardOnOneOf {
+        /// The derived struct.
+        arena: &'static str,
+        /// The guard asked for.
+        guard: usize,
+    },
     /// The device failed to fill a buffer (a phase's zeroing or poison).
     Device {
         /// The derived struct.
@@ -199,6 +236,18 @@ impl fmt::Display for CarveError {
                 align,
             } => write!(f, "`{arena}.{field}`: start is not {align}-byte aligned"),
             CarveError::Size(e) => e.fmt(f),
+            CarveError::Alloc {
+                arena,
+                bytes,
+                align,
+            } => write!(
+                f,
+                "`{arena}`: a slab of {bytes} bytes aligned to {align} cannot be allocated"
+            ),
+            CarveError::GuardOnOneOf { arena, guard } => write!(
+                f,
+                "`{arena}`: a `one_of` arena cannot have guard bytes ({guard} asked): its alternatives share every byte; nest it in a parent arena, whose guard follows the whole region"
+            ),
             CarveError::Device {
                 arena,
                 field,

@@ -2,6 +2,8 @@
 
 use std::alloc::{self, Layout as AllocLayout};
 use std::ptr::NonNull;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::error::{CarveError, StepError};
 use crate::layout::{Host, Layout};
@@ -27,31 +29,30 @@ struct AlignedBytes {
 const NATURAL_ALIGN: usize = 16;
 
 impl AlignedBytes {
-    fn zeroed(len: usize, align: usize) -> Self {
+    /// `len` zeroed bytes aligned to `align`, or `None` where the allocator
+    /// cannot give them (a size past `isize::MAX`, or memory exhausted): the
+    /// caller reports it, nothing aborts.
+    fn zeroed(len: usize, align: usize) -> Option<Self> {
         if len == 0 {
-            return AlignedBytes {
+            return Some(AlignedBytes {
                 base: NonNull::dangling(),
                 skip: 0,
                 len,
                 layout: None,
-            };
+            });
         }
-        let total = len.checked_add(align).unwrap_or_else(|| {
-            panic!("a slab of {len} bytes aligned to {align} cannot be allocated")
-        });
-        let layout = AllocLayout::from_size_align(total, NATURAL_ALIGN).unwrap_or_else(|_| {
-            panic!("a slab of {len} bytes aligned to {align} cannot be allocated")
-        });
+        let total = len.checked_add(align)?;
+        let layout = AllocLayout::from_size_align(total, NATURAL_ALIGN).ok()?;
         // SAFETY: `layout` has a non-zero size.
         let raw = unsafe { alloc::alloc_zeroed(layout) };
-        let base = NonNull::new(raw).unwrap_or_else(|| alloc::handle_alloc_error(layout));
+        let base = NonNull::new(raw)?;
         let skip = base.as_ptr().align_offset(align.max(1));
-        AlignedBytes {
+        Some(AlignedBytes {
             base,
             skip,
             len,
             layout: Some(layout),
-        }
+        })
     }
 
     fn as_slice(&self) -> &[u8] {
@@ -93,7 +94,60 @@ pub struct HostSlab<A: Arena> {
     arena: A,
     layout: Layout,
     carving: Carving,
+    guards: GuardLog,
     bytes: AlignedBytes,
+}
+
+/// What a slab hands its arena's carving: the layout planned once when the
+/// slab was allocated, and the slab's guard log.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy)]
+pub struct SlabRef<'a> {
+    /// The slab's layout (offsets planned once).
+    pub layout: &'a Layout,
+    /// Where a phased arena's carving records the phase whose guard bands
+    /// are armed and the overruns found when a phase ends.
+    pub guards: &'a GuardLog,
+}
+
+/// The guard state of a slab of an arena with phases. Buffers of disjoint
+/// phases share bytes, so a buffer's guard band can lie in another phase's
+/// buffer: the bands of a phase's buffers are armed when its views are taken,
+/// and checked when the next phase's are (or by `check_guards`).
+#[doc(hidden)]
+#[derive(Debug, Default)]
+pub struct GuardLog {
+    /// One more than the phase whose bands are armed; 0 before any.
+    current: AtomicUsize,
+    /// Carved fields whose band was found overwritten when a phase ended.
+    overrun: Mutex<Vec<usize>>,
+}
+
+impl GuardLog {
+    /// The phase whose bands are armed, if any.
+    pub(crate) fn current(&self) -> Option<usize> {
+        self.current.load(Ordering::Relaxed).checked_sub(1)
+    }
+
+    /// Phase `phase`'s bands are armed.
+    pub(crate) fn arm(&self, phase: usize) {
+        self.current.store(phase + 1, Ordering::Relaxed);
+    }
+
+    /// Records that carved field `k` overran its band.
+    pub(crate) fn record(&self, k: usize) {
+        let mut v = self.overrun.lock().unwrap_or_else(|e| e.into_inner());
+        if !v.contains(&k) {
+            v.push(k);
+        }
+    }
+
+    fn recorded(&self) -> Vec<usize> {
+        self.overrun
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
 }
 
 /// Buffers whose guard gap was overwritten.
@@ -148,16 +202,33 @@ impl<A: Arena> HostSlab<A> {
     /// The slab carved as `carving` says: guards, planned or not, poison.
     pub fn with_carving(arena: A, carving: Carving) -> Result<Self, CarveError> {
         let guard = carving.guard;
+        if A::ONE_OF && guard > 0 {
+            return Err(CarveError::GuardOnOneOf {
+                arena: A::NAME,
+                guard,
+            });
+        }
         let layout = arena.layout_for(carving)?;
-        let mut bytes = AlignedBytes::zeroed(layout.slab_bytes, A::REGION_ALIGN.max(1));
+        let align = A::REGION_ALIGN.max(1);
+        let mut bytes =
+            AlignedBytes::zeroed(layout.slab_bytes, align).ok_or(CarveError::Alloc {
+                arena: A::NAME,
+                bytes: layout.slab_bytes,
+                align,
+            })?;
         // Carve once: every later `views()` carves the same immutable arena.
+        let slab = SlabRef {
+            layout: &layout,
+            guards: &GuardLog::default(),
+        };
         arena
-            .carve_planned::<Host>(&arena, bytes.as_mut_slice(), carving, Some(&layout))
+            .carve_planned::<Host>(&arena, bytes.as_mut_slice(), carving, Some(slab))
             .map_err(CarveError::from)?;
         let mut slab = HostSlab {
             arena,
             layout,
             carving,
+            guards: GuardLog::default(),
             bytes,
         };
         if guard > 0 {
@@ -172,12 +243,16 @@ impl<A: Arena> HostSlab<A> {
 
     /// Every buffer of the arena as a typed view, all alive at once.
     pub fn views(&mut self) -> A::Views<'_, Host> {
+        let slab = SlabRef {
+            layout: &self.layout,
+            guards: &self.guards,
+        };
         self.arena
             .carve_planned::<Host>(
                 &self.arena,
                 self.bytes.as_mut_slice(),
                 self.carving,
-                Some(&self.layout),
+                Some(slab),
             )
             .expect("the slab was carved once when it was allocated")
     }
@@ -192,12 +267,12 @@ impl<A: Arena> HostSlab<A> {
     /// The views borrow `step` as well as the slab (a one-of region's views
     /// read its alternatives' step sizes when they are taken).
     pub fn views_for<'s>(&'s mut self, step: &'s A) -> Result<A::Views<'s, Host>, StepError> {
-        self.arena.carve_planned::<Host>(
-            step,
-            self.bytes.as_mut_slice(),
-            self.carving,
-            Some(&self.layout),
-        )
+        let slab = SlabRef {
+            layout: &self.layout,
+            guards: &self.guards,
+        };
+        self.arena
+            .carve_planned::<Host>(step, self.bytes.as_mut_slice(), self.carving, Some(slab))
     }
 
     /// Turns poison mode on or off: when a phase's views are taken, every
@@ -231,11 +306,19 @@ impl<A: Arena> HostSlab<A> {
 
     /// Checks every guard gap; names each buffer that wrote past its end.
     /// Without guards (`HostSlab::new`) there is nothing to check.
+    ///
+    /// With phases, buffers of disjoint phases share bytes, so a buffer's
+    /// guard band is its own only while its phase is current: the bands of a
+    /// phase's buffers are armed when its views are taken and checked when
+    /// the next phase's views are taken; this names every buffer found then,
+    /// and every buffer of the current phase whose band changed since.
     pub fn check_guards(&self) -> Result<(), GuardError> {
-        if self.carving.guard == 0 {
-            return Ok(());
-        }
-        check_gaps(A::NAME, &self.layout, self.bytes.as_slice())
+        check_slab::<A>(
+            &self.layout,
+            self.carving.guard,
+            &self.guards,
+            self.bytes.as_slice(),
+        )
     }
 }
 
@@ -262,6 +345,49 @@ pub(crate) fn gaps(layout: &Layout) -> Vec<(&'static str, usize, usize)> {
         gaps.push((name, end, layout.slab_bytes.max(end)));
     }
     gaps
+}
+
+/// The guard check of a slab of `A` whose bytes are `mem`: the gaps of an
+/// arena without phases (or of one whose phases were never entered); the
+/// bands found overwritten when a phase ended, and those of the current
+/// phase, for an arena with phases.
+pub(crate) fn check_slab<A: Arena>(
+    layout: &Layout,
+    guard: usize,
+    log: &GuardLog,
+    mem: &[u8],
+) -> Result<(), GuardError> {
+    if guard == 0 {
+        return Ok(());
+    }
+    let Some(current) = log.current().filter(|_| !A::PHASES.is_empty()) else {
+        return check_gaps(A::NAME, layout, mem);
+    };
+    let phases = A::PHASES.len();
+    let infos = A::BUFFERS.iter().filter(|b| b.is_carved());
+    let mut overrun = log.recorded();
+    for (k, (p, info)) in layout.placements.iter().zip(infos).enumerate() {
+        let (first, last) = info.phases(phases);
+        let band = p.end()..p.end().saturating_add(guard);
+        let live = first <= current && current <= last;
+        if live
+            && p.bytes > 0
+            && mem
+                .get(band)
+                .is_none_or(|g| g.iter().any(|&b| b != GUARD_BYTE))
+        {
+            overrun.push(k);
+        }
+    }
+    overrun.sort_unstable_by_key(|&k| (layout.placements[k].offset, k));
+    overrun.dedup();
+    if overrun.is_empty() {
+        return Ok(());
+    }
+    Err(GuardError {
+        arena: A::NAME,
+        overrun: overrun.iter().map(|&k| layout.placements[k].name).collect(),
+    })
 }
 
 /// Names every buffer whose following gap no longer holds [`GUARD_BYTE`].

@@ -126,6 +126,9 @@ pub trait Memory {
     /// Fills `bytes` with `pattern` repeated (for a phase's poison and
     /// zeroing); a device error as text.
     fn fill(bytes: &mut Self::Bytes<'_>, pattern: &[u8]) -> Result<(), String>;
+    /// Whether every byte of `bytes` is `byte` (a guard band's check when a
+    /// phase ends); a device error as text.
+    fn holds(bytes: &Self::Bytes<'_>, byte: u8) -> Result<bool, String>;
 }
 
 /// Host memory: views are `&mut [T]`.
@@ -167,6 +170,10 @@ impl Memory for Host {
             }
         }
         Ok(())
+    }
+
+    fn holds(bytes: &Self::Bytes<'_>, byte: u8) -> Result<bool, String> {
+        Ok(bytes.iter().all(|&b| b == byte))
     }
 }
 
@@ -353,6 +360,8 @@ impl<'a, M: Memory, A: crate::Arena> FieldCarver<'a, M, A> {
         step: &'a crate::Region<B>,
     ) -> Result<B::Views<'a, M>, StepError> {
         let region = self.carver.region(index, reserved.bytes)?;
+        let field = self.carver.field(index).0;
+        step_fits(self.carver.arena, field, reserved.bytes, step.bytes)?;
         reserved.step_views::<M>(step, region)
     }
 }
@@ -411,6 +420,7 @@ impl<'a, M: Memory, A: crate::Arena> Alternatives<'a, M, A> {
     ) -> Result<B::Views<'b, M>, StepError> {
         let field = Self::name(index);
         let piece = alternative::<M>(A::NAME, field, &mut self.region, reserved.bytes)?;
+        step_fits(A::NAME, field, reserved.bytes, step.bytes)?;
         reserved.step_views::<M>(step, piece)
     }
 }
@@ -454,6 +464,15 @@ pub fn cast<'a, M: Memory, T: bytemuck::Pod>(
     field: &'static str,
     bytes: M::Bytes<'a>,
 ) -> Result<M::Slice<'a, T>, CarveError> {
+    let (len, elem_bytes) = (M::len(&bytes), core::mem::size_of::<T>());
+    if elem_bytes > 1 && len % elem_bytes != 0 {
+        return Err(CarveError::Size(SizeError::NotWholeElements {
+            arena,
+            field,
+            bytes: len,
+            elem_bytes,
+        }));
+    }
     M::cast::<T>(bytes).map_err(|align| CarveError::Misaligned {
         arena,
         field,

@@ -18,6 +18,8 @@ pub mod plan;
 
 pub use error::{CarveError, Fault, SizeError, StepError};
 pub use host::{GUARD_BYTE, GuardError, HostSlab};
+#[doc(hidden)]
+pub use host::{GuardLog, SlabRef};
 pub use layout::{Carver, Cursor, Host, Layout, Memory, Placement};
 pub use levers::{LeverInfo, Levers, bool_lever, parsed_lever};
 pub use meta::{BufferInfo, FieldKind};
@@ -148,21 +150,72 @@ pub trait Arena: Sized {
         carving: Carving,
     ) -> Result<Self::Views<'a, M>, StepError>;
 
-    /// [`Arena::carve_step`] at the offsets of `layout` (a slab's, planned
-    /// once when it was allocated, so that taking views does not plan
-    /// again); `None` works them out. Only an arena with phases reads it. It
-    /// must be [`Arena::layout_for`] with the same carving: another layout
-    /// can make taking a phase's views panic.
+    /// [`Arena::carve_step`] at the offsets of `slab`'s layout (planned
+    /// once when the slab was allocated, so that taking views does not plan
+    /// again), recording in its guard log the phase whose guard bands are
+    /// armed; `None` works the offsets out. Only an arena with phases reads
+    /// it. The layout must be [`Arena::layout_for`] with the same carving:
+    /// another layout can make taking a phase's views panic.
     #[doc(hidden)]
     fn carve_planned<'a, M: Memory>(
         &'a self,
         step: &'a Self,
         region: M::Bytes<'a>,
         carving: Carving,
-        layout: Option<&Layout>,
+        slab: Option<SlabRef<'a>>,
     ) -> Result<Self::Views<'a, M>, StepError> {
-        let _ = layout;
+        let _ = slab;
         self.carve_step::<M>(step, region, carving)
+    }
+
+    /// Fills field `index`, a nested region whose bytes are `region`, as
+    /// [`Arena::fill_region`] does; generated for arenas with nested fields.
+    #[doc(hidden)]
+    fn fill_nested<M: Memory>(
+        &self,
+        index: usize,
+        region: M::Bytes<'_>,
+        fill: Fill,
+    ) -> Result<(), CarveError> {
+        let _ = (index, region, fill);
+        Ok(())
+    }
+
+    /// Fills every buffer of this arena, laid out (without phases) in
+    /// `region`, as a phase does when the arena's region begins its life:
+    /// [`Fill::Poison`] writes each buffer's poison pattern, [`Fill::Zero`]
+    /// zeroes the `zeroed` buffers; nested regions alike, at every depth.
+    #[doc(hidden)]
+    fn fill_region<M: Memory>(
+        &self,
+        mut region: M::Bytes<'_>,
+        fill: Fill,
+    ) -> Result<(), CarveError> {
+        let mut cursor = Cursor::new(0);
+        for (i, info) in Self::BUFFERS.iter().enumerate() {
+            if !info.is_carved() {
+                continue;
+            }
+            let bytes = self.field_bytes(i);
+            let offset = if Self::ONE_OF {
+                0
+            } else {
+                cursor.fit(Self::NAME, info.name, bytes, info.align_in(Self::ALIGN))?
+            };
+            let available = M::len(&region);
+            if offset.checked_add(bytes).is_none_or(|end| end > available) {
+                return Err(CarveError::TooShort {
+                    arena: Self::NAME,
+                    field: info.name,
+                    needed: offset.saturating_add(bytes),
+                    available,
+                });
+            }
+            let rest = M::split_at(M::reborrow(&mut region), offset).1;
+            let mut piece = M::split_at(rest, bytes).0;
+            fill_field::<Self, M>(self, i, &mut piece, fill)?;
+        }
+        Ok(())
     }
 
     /// Carves `region` (at least the slab's size, aligned to [`Arena::ALIGN`])
@@ -334,6 +387,44 @@ pub trait Arena: Sized {
     }
 }
 
+/// What a phase writes into a buffer whose range begins at it.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fill {
+    /// The poison pattern of the buffer's dtype (NaN for floats, `0xA5`
+    /// otherwise), in poison mode.
+    Poison,
+    /// Zeros, for a `zeroed` buffer.
+    Zero,
+}
+
+/// Fills field `i` of `arena`, whose bytes are `piece`: its poison pattern
+/// or, if `zeroed`, zeros; a nested region's own buffers after it.
+pub(crate) fn fill_field<A: Arena, M: Memory>(
+    arena: &A,
+    i: usize,
+    piece: &mut M::Bytes<'_>,
+    fill: Fill,
+) -> Result<(), CarveError> {
+    let info = &A::BUFFERS[i];
+    let pattern: &[u8] = match fill {
+        Fill::Poison => layout::poison_pattern(info.dtype),
+        Fill::Zero if info.zeroed => &[0],
+        Fill::Zero => &[],
+    };
+    if !pattern.is_empty() {
+        M::fill(piece, pattern).map_err(|message| CarveError::Device {
+            arena: A::NAME,
+            field: info.name,
+            message,
+        })?;
+    }
+    if info.kind == FieldKind::Nested {
+        arena.fill_nested::<M>(i, M::reborrow(piece), fill)?;
+    }
+    Ok(())
+}
+
 /// The carved fields of `arena` as the planner sees them, in declaration order.
 fn plan_items<A: Arena>(arena: &A) -> Vec<plan::Item> {
     let phases = A::PHASES.len();
@@ -385,6 +476,7 @@ pub mod __private {
     };
     pub use crate::levers::{bool_lever, parsed_lever};
     pub use crate::phased::{PhasePieces, Phased};
+    pub use crate::{Fill, SlabRef};
     pub use std::result::Result;
     pub use std::vec::Vec;
 

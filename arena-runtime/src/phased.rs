@@ -3,8 +3,9 @@
 //! phase's pieces at a time.
 
 use crate::error::{CarveError, SizeError, StepError};
-use crate::layout::{Carver, Memory, Table, cast, in_order, poison_pattern, step_fits};
-use crate::{Arena, Carving, FieldKind, Layout, Region};
+use crate::host::{GUARD_BYTE, GuardLog};
+use crate::layout::{Carver, Memory, Table, cast, in_order, step_fits};
+use crate::{Arena, Carving, FieldKind, Fill, Layout, Region, SlabRef, fill_field};
 
 /// The region of an arena `A` with phases and `N` carved fields, laid out
 /// for the sizes `reserved` and cut, one phase at a time, to the sizes
@@ -18,29 +19,51 @@ pub struct Phased<'a, M: Memory, A, const N: usize> {
     /// without sorting them at every phase.
     by_offset: [usize; N],
     poison: bool,
+    /// Bytes of the guard band after every non-empty buffer.
+    guard: usize,
+    /// The slab's guard log, where there is a slab.
+    log: Option<&'a GuardLog>,
 }
 
 impl<'a, M: Memory, A: Arena, const N: usize> Phased<'a, M, A, N> {
-    /// Lays `region` out for `reserved` (at the offsets of `planned`, the
-    /// layout of a slab of this reservation, where given) and
+    /// Lays `region` out for `reserved` (at the offsets of the layout of
+    /// `slab`, planned for this reservation, where given) and
     /// checks, once, what taking a phase's views needs: every buffer inside
-    /// the region, every step buffer within its reservation, every nested
-    /// arena's step inside its region. Buffers live in a common phase never
-    /// overlap: the offsets are planned (or placed one after the other) so.
+    /// the region, a whole number of its elements, every step buffer within
+    /// its reservation, every nested arena's step inside its region. Buffers
+    /// live in a common phase never overlap, guard bands included: the
+    /// offsets are planned (or placed one after the other) so.
     #[inline]
     pub fn new(
         reserved: &'a A,
         step: &'a A,
         region: M::Bytes<'a>,
         carving: Carving,
-        planned: Option<&Layout>,
+        slab: Option<SlabRef<'a>>,
     ) -> Result<Self, StepError> {
         let index = &Table::<A, N>::INDEX;
         let reserved_bytes = index.map(|i| reserved.field_bytes(i));
-        let offsets = phase_offsets::<A, N>(&reserved_bytes, carving, planned)?;
+        let offsets = phase_offsets::<A, N>(&reserved_bytes, carving, slab.map(|s| s.layout))?;
         let available = M::len(&region);
         for k in 0..N {
-            let (name, bytes) = (Table::<A, N>::INFOS[k].name, reserved_bytes[k]);
+            let info = Table::<A, N>::INFOS[k];
+            let (name, bytes) = (info.name, reserved_bytes[k]);
+            let step_bytes = step.field_bytes(index[k]);
+            if info.kind == FieldKind::Buffer && info.elem_bytes > 1 {
+                if let Some(&odd) = [bytes, step_bytes]
+                    .iter()
+                    .find(|&&b| b % info.elem_bytes != 0)
+                {
+                    return Err(StepError::Carve(CarveError::Size(
+                        SizeError::NotWholeElements {
+                            arena: A::NAME,
+                            field: name,
+                            bytes: odd,
+                            elem_bytes: info.elem_bytes,
+                        },
+                    )));
+                }
+            }
             let end = offsets[k]
                 .checked_add(bytes)
                 .filter(|&end| end <= available);
@@ -52,7 +75,7 @@ impl<'a, M: Memory, A: Arena, const N: usize> Phased<'a, M, A, N> {
                     available,
                 }));
             }
-            step_fits(A::NAME, name, bytes, step.field_bytes(index[k]))?;
+            step_fits(A::NAME, name, bytes, step_bytes)?;
         }
         let mut by_offset = core::array::from_fn::<_, N, _>(|k| (offsets[k], k));
         by_offset.sort_unstable();
@@ -63,6 +86,8 @@ impl<'a, M: Memory, A: Arena, const N: usize> Phased<'a, M, A, N> {
             offsets,
             by_offset: by_offset.map(|(_, k)| k),
             poison: carving.poison,
+            guard: carving.guard,
+            log: slab.map(|s| s.guards),
         })
     }
 
@@ -77,8 +102,9 @@ impl<'a, M: Memory, A: Arena, const N: usize> Phased<'a, M, A, N> {
     /// reservation: it cuts its own step views); `None` for a field not live
     /// in the phase. With `fill`, a buffer whose first phase is `phase` is
     /// filled with its poison pattern when `fill` is `Some(true)` (poison
-    /// mode), then zero-filled if `zeroed`; `None` only checks. No heap
-    /// allocation.
+    /// mode), then zero-filled if `zeroed` (a nested region's buffers alike),
+    /// and with guards the bands of the phase last entered are checked and
+    /// those of `phase` armed; `None` only checks. No heap allocation.
     fn pieces(
         &mut self,
         phase: usize,
@@ -89,6 +115,10 @@ impl<'a, M: Memory, A: Arena, const N: usize> Phased<'a, M, A, N> {
             &Table::<A, N>::RANGES,
             &Table::<A, N>::INDEX,
         );
+        let guard = if fill.is_some() { self.guard } else { 0 };
+        if guard > 0 {
+            self.check_bands()?;
+        }
         let mut pieces: [Option<M::Bytes<'_>>; N] = core::array::from_fn(|_| None);
         let mut carver = Carver::<M>::new(A::NAME, M::reborrow(&mut self.region), 0);
         for &k in &self.by_offset {
@@ -107,28 +137,63 @@ impl<'a, M: Memory, A: Arena, const N: usize> Phased<'a, M, A, N> {
             };
             let mut piece = M::split_at(piece, len).0;
             if let (Some(poison), true) = (fill, first == phase) {
-                let mut fill = |pattern: &[u8]| {
-                    M::fill(&mut piece, pattern).map_err(|message| {
-                        StepError::Carve(CarveError::Device {
-                            arena: A::NAME,
-                            field: info.name,
-                            message,
-                        })
-                    })
-                };
                 if poison {
-                    fill(poison_pattern(info.dtype))?;
+                    fill_field::<A, M>(self.reserved, index[k], &mut piece, Fill::Poison)?;
                 }
-                if info.zeroed {
-                    fill(&[0])?;
-                }
+                fill_field::<A, M>(self.reserved, index[k], &mut piece, Fill::Zero)?;
+            }
+            if guard > 0 && reserved > 0 {
+                // The band after the reservation: no buffer live in this
+                // phase covers it (the plan keeps each buffer's guard clear).
+                let mut band = carver.take_at(info.name, self.offsets[k] + reserved, guard)?;
+                M::fill(&mut band, &[GUARD_BYTE]).map_err(|message| CarveError::Device {
+                    arena: A::NAME,
+                    field: info.name,
+                    message,
+                })?;
             }
             pieces[k] = Some(piece);
+        }
+        if let (Some(log), true) = (self.log, guard > 0) {
+            log.arm(phase);
         }
         Ok(PhasePieces {
             pieces,
             arena: core::marker::PhantomData,
         })
+    }
+
+    /// Checks the guard bands of the phase whose bands are armed (as the
+    /// slab's log says) and records each buffer whose band changed: the
+    /// next phase may write those bytes.
+    fn check_bands(&mut self) -> Result<(), StepError> {
+        let Some((log, current)) = self.log.and_then(|l| Some((l, l.current()?))) else {
+            return Ok(());
+        };
+        let (infos, ranges, index) = (
+            &Table::<A, N>::INFOS,
+            &Table::<A, N>::RANGES,
+            &Table::<A, N>::INDEX,
+        );
+        let mut carver = Carver::<M>::new(A::NAME, M::reborrow(&mut self.region), 0);
+        for &k in &self.by_offset {
+            let (first, last) = ranges[k];
+            let reserved = self.reserved.field_bytes(index[k]);
+            if current < first || last < current || reserved == 0 {
+                continue;
+            }
+            let name = infos[k].name;
+            let band = carver.take_at(name, self.offsets[k] + reserved, self.guard)?;
+            let intact = M::holds(&band, GUARD_BYTE).map_err(|message| CarveError::Device {
+                arena: A::NAME,
+                field: name,
+                message,
+            })?;
+            if !intact {
+                log.record(k);
+            }
+        }
+        Ok(())
     }
 
     /// Checks the nested arena of carved field `k` (`reserved` and `step`

@@ -66,7 +66,9 @@ impl Placed {
 /// bytes after every non-empty buffer; returns the slab's bytes (the end of
 /// the last buffer and its guard). `order` and `placed` are scratch, each at
 /// least `items.len()` long. A slab past `usize::MAX` is a
-/// [`SizeError::SlabOverflow`] naming the buffer that did not fit.
+/// [`SizeError::SlabOverflow`] naming the buffer that did not fit; an
+/// alignment that is not a power of two is a [`SizeError::BadAlign`] naming
+/// its buffer.
 ///
 /// Greedy by size first. Where that plan is more than 1/64 above the
 /// busiest phase's bytes, greedy again with the longest-lived buffers first
@@ -82,6 +84,13 @@ pub fn plan(
     order: &mut [u128],
     placed: &mut [Placed],
 ) -> Result<usize, SizeError> {
+    if let Some(bad) = items.iter().find(|it| !it.align.is_power_of_two()) {
+        return Err(SizeError::BadAlign {
+            arena,
+            field: bad.name,
+            align: bad.align,
+        });
+    }
     let mut slab = greedy(arena, items, guard, offsets, order, placed, Order::Size)?;
     let Some(bound) = busiest(items, guard) else {
         return Ok(keep_sequential(items, guard, offsets, slab));
@@ -435,5 +444,34 @@ mod tests {
         let huge = [item(usize::MAX - 10, 0, 0), item(100, 0, 0)];
         let e = plan_offsets("A", &huge, 0).unwrap_err();
         assert!(matches!(e, SizeError::SlabOverflow { .. }), "{e}");
+    }
+
+    #[test]
+    fn an_alignment_not_a_power_of_two_is_an_error_naming_the_buffer() {
+        for align in [0, 3, 6, 100] {
+            let items = [
+                item(100, 0, 0),
+                Item {
+                    name: "odd",
+                    bytes: 30,
+                    align,
+                    first: 0,
+                    last: 1,
+                },
+            ];
+            let e = plan_offsets("A", &items, 0).unwrap_err();
+            assert_eq!(
+                e,
+                SizeError::BadAlign {
+                    arena: "A",
+                    field: "odd",
+                    align
+                }
+            );
+            assert_eq!(
+                e.to_string(),
+                format!("`A.odd`: alignment {align} is not a power of two")
+            );
+        }
     }
 }

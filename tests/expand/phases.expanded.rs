@@ -176,14 +176,14 @@ impl ::arena::Arena for Pass {
         step: &'a Self,
         region: M::Bytes<'a>,
         carving: ::arena::Carving,
-        layout: ::core::option::Option<&::arena::Layout>,
+        slab: ::core::option::Option<::arena::__private::SlabRef<'a>>,
     ) -> ::arena::__private::Result<Self::Views<'a, M>, ::arena::StepError> {
         ::arena::__private::Result::Ok(PassPhases {
             __phased: ::arena::__private::Phased::<
                 M,
                 Self,
                 5,
-            >::new(self, step, region, carving, layout)?,
+            >::new(self, step, region, carving, slab)?,
         })
     }
 }

@@ -146,7 +146,7 @@ pub(super) fn arena_impl(m: &Model, g: &Gen) -> TokenStream {
             }
             fn carve_planned<'a, M: ::arena::Memory>(
                 #carve_sig
-                layout: ::core::option::Option<&::arena::Layout>,
+                slab: ::core::option::Option<#rt::SlabRef<'a>>,
             ) -> #carve_ret {
                 #body
             }
@@ -163,12 +163,29 @@ pub(super) fn arena_impl(m: &Model, g: &Gen) -> TokenStream {
         )
     });
     let nested_arms: Vec<_> = nested_arms.collect();
+    let fill_arms = m.fields.iter().enumerate().filter_map(|(i, f)| {
+        let n = &f.ident;
+        let i = proc_macro2::Literal::usize_unsuffixed(i);
+        matches!(model::role(f), Some(Role::Nested { .. }))
+            .then(|| quote!(#i => ::arena::Arena::fill_region::<M>(&self.#n.inner, region, fill),))
+    });
     let nested_item = (!nested_arms.is_empty()).then(|| {
         quote! {
             fn nested_layout(&self, index: usize) -> #rt::NestedLayout {
                 match index {
                     #(#nested_arms)*
                     _ => ::core::option::Option::None,
+                }
+            }
+            fn fill_nested<M: ::arena::Memory>(
+                &self,
+                index: usize,
+                region: M::Bytes<'_>,
+                fill: #rt::Fill,
+            ) -> #rt::Result<(), ::arena::CarveError> {
+                match index {
+                    #(#fill_arms)*
+                    _ => #rt::Result::Ok(()),
                 }
             }
         }

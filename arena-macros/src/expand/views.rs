@@ -116,7 +116,7 @@ pub(super) fn phased_carve(m: &Model) -> TokenStream {
             quote!(phased.check_nested(#k, &self.#id, &step.#id)?;)
         })
         .collect();
-    let new = quote!(#rt::Phased::<M, Self, #n>::new(self, step, region, carving, layout)?);
+    let new = quote!(#rt::Phased::<M, Self, #n>::new(self, step, region, carving, slab)?);
     if nested_checks.is_empty() {
         return quote!(#rt::Result::Ok(#phases_ty { __phased: #new }));
     }
