@@ -44,8 +44,21 @@ fn unplanned(items: &[Item], guard: usize) -> Result<usize, SizeError> {
     Ok(c.end())
 }
 
+/// 10,000 cases; under Miri (`scripts/miri.sh`), which runs about a
+/// thousand times slower, `PROPTEST_CASES` or 8.
+fn cases() -> u32 {
+    if cfg!(miri) {
+        std::env::var("PROPTEST_CASES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(8)
+    } else {
+        10_000
+    }
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(10_000))]
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
 
     #[test]
     fn planned_offsets_are_sound((items, phases, guard) in arb_arena()) {
