@@ -8,7 +8,7 @@ use std::time::Instant;
 use arena::cuda::cudarc::driver::{
     CudaStream, CudaViewMut, DeviceRepr, LaunchConfig, PushKernelArg, result,
 };
-use arena::cuda::cudarc::nvrtc::compile_ptx;
+use arena::cuda::cudarc::nvrtc::{Ptx, compile_ptx};
 use arena::cuda::{self, DeviceSlab};
 use arena::{Arena, Layout, Levers};
 use layouts::{BufferSizes, ModelConfig, Target};
@@ -24,6 +24,21 @@ fn device() -> Option<(
             None
         }
     }
+}
+
+/// The PTX of `src`, compiled with NVRTC; `None` (the test skips, saying
+/// why) where the NVRTC library is absent, as on a driver-only machine:
+/// cudarc panics when it calls a library that is not there.
+fn ptx(src: &str) -> Option<Ptx> {
+    // SAFETY: loads the library by name and unloads it; no symbol is called.
+    if !unsafe { arena::cuda::cudarc::nvrtc::sys::is_culib_present() } {
+        eprintln!("skipped: no NVRTC library (libnvrtc) here; this test compiles a kernel");
+        return None;
+    }
+    Some(
+        compile_ptx(src)
+            .unwrap_or_else(|e| panic!("NVRTC could not compile the test kernel: {e:?}")),
+    )
 }
 
 fn qwen3_next(m: usize) -> BufferSizes {
@@ -222,7 +237,9 @@ fn one_kernel_writes_two_typed_views() {
         return;
     };
     let mut slab = DeviceSlab::new(qwen3_next(8192), &stream).unwrap();
-    let ptx = compile_ptx(KERNEL).unwrap();
+    let Some(ptx) = ptx(KERNEL) else {
+        return;
+    };
     let module = ctx.load_module(ptx).unwrap();
     let f = module.load_function("write_two").unwrap();
     let mut v = slab.views();
@@ -256,7 +273,10 @@ fn guard_catches_a_kernel_writing_past_a_view() {
     };
     let mut slab = DeviceSlab::with_guard(qwen3_next(128), &stream, 256).unwrap();
     assert!(slab.check_guards().unwrap().is_ok());
-    let module = ctx.load_module(compile_ptx(OVERRUN).unwrap()).unwrap();
+    let Some(ptx) = ptx(OVERRUN) else {
+        return;
+    };
+    let module = ctx.load_module(ptx).unwrap();
     let f = module.load_function("past_end").unwrap();
     let mut v = slab.views();
     let n = i32::try_from(v.token_ids.len()).unwrap();
@@ -345,8 +365,11 @@ fn step_views_on_the_device() {
         return;
     };
     let mut slab = DeviceSlab::with_guard(qwen3_next(8192), &stream, 256).unwrap();
+    let Some(ptx) = ptx(FILL) else {
+        return;
+    };
     let f = ctx
-        .load_module(compile_ptx(FILL).unwrap())
+        .load_module(ptx)
         .unwrap()
         .load_function("fill_rows")
         .unwrap();
@@ -427,8 +450,11 @@ fn phases_on_the_device() {
     let Some((ctx, stream)) = device() else {
         return;
     };
+    let Some(ptx) = ptx(FILL_U32) else {
+        return;
+    };
     let f = ctx
-        .load_module(compile_ptx(FILL_U32).unwrap())
+        .load_module(ptx)
         .unwrap()
         .load_function("fill_u32")
         .unwrap();
@@ -479,4 +505,155 @@ fn phases_on_the_device() {
         layout.slab_bytes,
         slab.arena().unplanned_bytes().unwrap()
     );
+}
+
+/// A nested arena with a `zeroed` byte buffer and a float buffer (#20).
+#[derive(arena::Arena, Debug, Clone)]
+#[arena(params(m: usize), align = 16)]
+pub struct ZeroedInner {
+    #[arena(size = m, zeroed)]
+    pub z: usize,
+    #[arena(shape = [m], dtype = f32)]
+    pub f: usize,
+}
+
+/// `w` (phase a) and the nested `n` (phase b) share bytes.
+#[derive(arena::Arena, Debug, Clone)]
+#[arena(params(m: usize), phases(a, b), align = 16)]
+pub struct NestedPhases {
+    #[arena(size = 8 * m, live = a)]
+    pub w: usize,
+    #[arena(nested(m), live = b)]
+    pub n: arena::Region<ZeroedInner>,
+}
+
+/// A nested `zeroed` buffer is zero, and a nested float NaN in poison mode,
+/// at its field's first phase, on the device as on the host.
+#[test]
+fn nested_zeroing_and_poison_on_the_device() {
+    let Some((_ctx, stream)) = device() else {
+        return;
+    };
+    let sized = NestedPhases::try_from_config_with(&Levers::new(), 4096).unwrap();
+    for poison in [false, true] {
+        let carving = arena::Carving {
+            poison,
+            ..arena::Carving::default()
+        };
+        let mut slab = DeviceSlab::with_carving(sized.clone(), &stream, carving).unwrap();
+        let mut phases = slab.views();
+        fill(&stream, &mut phases.a().w, 3);
+        let b = phases.b();
+        let z: Vec<u8> = stream.clone_dtoh(&b.n.z).unwrap();
+        assert!(z.iter().all(|&x| x == 0), "poison {poison}: nested zeroed");
+        if poison {
+            let f: Vec<f32> = stream.clone_dtoh(&b.n.f).unwrap();
+            assert!(f.iter().all(|x| x.is_nan()), "nested f32 poisoned to NaN");
+        }
+    }
+    println!("gpu: a nested zeroed buffer is zero and a nested f32 NaN at its first phase");
+}
+
+/// `big` (phase a) and `small` (phase b) planned at one offset.
+#[derive(arena::Arena, Debug, Clone)]
+#[arena(params(n: usize), phases(a, b), align = 16)]
+pub struct SharedGuard {
+    #[arena(shape = [10 * n], dtype = u32, live = a)]
+    pub big: usize,
+    #[arena(shape = [n], dtype = u32, live = b)]
+    pub small: usize,
+}
+
+/// With phases, a kernel writing past a buffer into bytes another phase's
+/// buffer holds is reported, naming the buffer.
+#[test]
+fn phased_guard_overrun_on_the_device() {
+    let Some((ctx, stream)) = device() else {
+        return;
+    };
+    let sized = SharedGuard::try_from_config_with(&Levers::new(), 1000).unwrap();
+    let mut slab = DeviceSlab::with_guard(sized, &stream, 16).unwrap();
+    let l = slab.layout().clone();
+    assert_eq!(l.offset_of("big"), l.offset_of("small"));
+    let Some(ptx) = ptx(OVERRUN) else {
+        return;
+    };
+    let module = ctx.load_module(ptx).unwrap();
+    let f = module.load_function("past_end").unwrap();
+    {
+        let mut phases = slab.views();
+        fill(&stream, &mut phases.a().big, 1);
+        let mut b = phases.b();
+        let n = i32::try_from(b.small.len()).unwrap();
+        let mut launch = stream.launch_builder(&f);
+        launch.arg(&mut b.small);
+        launch.arg(&n);
+        // SAFETY: deliberately one element past the view, inside its guard band.
+        unsafe { launch.launch(LaunchConfig::for_num_elems(1)) }.unwrap();
+    }
+    let err = slab.check_guards().unwrap().unwrap_err();
+    assert_eq!(err.overrun, ["small"]);
+    println!("gpu: with phases, {err}");
+}
+
+#[derive(arena::Arena, Debug, Clone)]
+#[arena(params(n: usize), one_of)]
+pub struct EitherOr {
+    #[arena(size = n)]
+    pub left: usize,
+    #[arena(size = 2 * n)]
+    pub right: usize,
+}
+
+#[derive(arena::Arena, Debug, Clone)]
+#[arena(params(m: usize), phases(a, b))]
+pub struct TwoFloats {
+    #[arena(shape = [m], dtype = f32, live = a)]
+    pub p: usize,
+    #[arena(shape = [m], dtype = f32, live = b)]
+    pub q: usize,
+}
+
+#[derive(arena::Arena, Debug, Clone)]
+#[arena(params(n: usize))]
+pub struct Enormous {
+    #[arena(size = n)]
+    pub buf: usize,
+}
+
+/// The errors of #20 on the device: a guard on a one-of arena, a size that
+/// is not whole elements, a slab the driver cannot allocate.
+#[test]
+fn bad_sizes_are_errors_on_the_device() {
+    let Some((_ctx, stream)) = device() else {
+        return;
+    };
+    let either = EitherOr::try_from_config_with(&Levers::new(), 64).unwrap();
+    let e = DeviceSlab::with_guard(either, &stream, 16).err().unwrap();
+    assert!(
+        matches!(
+            e,
+            cuda::DeviceError::Carve(arena::CarveError::GuardOnOneOf { .. })
+        ),
+        "{e}"
+    );
+    let floats = |m| TwoFloats::try_from_config_with(&Levers::new(), m).unwrap();
+    let mut slab = DeviceSlab::new(floats(8), &stream).unwrap();
+    let mut step = floats(4);
+    step.q = 6;
+    let e = slab.views_for(&step).err().unwrap();
+    assert!(
+        matches!(
+            e,
+            arena::StepError::Carve(arena::CarveError::Size(
+                arena::SizeError::NotWholeElements { field: "q", .. }
+            ))
+        ),
+        "{e}"
+    );
+    for n in [1usize << 50, usize::MAX - 100] {
+        let huge = Enormous::try_from_config_with(&Levers::new(), n).unwrap();
+        let e = DeviceSlab::new(huge, &stream).err().unwrap();
+        println!("gpu: a slab of {n} bytes: {e}");
+    }
 }
