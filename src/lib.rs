@@ -3,9 +3,9 @@
 
 pub use arena_macros::Arena;
 pub use arena_runtime::{
-    Arena, BufferInfo, CarveError, Carving, Cursor, Fault, FieldKind, GUARD_BYTE, GuardError, Host,
-    HostSlab, Layout, LeverInfo, Levers, Memory, Placement, Region, SizeError, StepError, bf16,
-    f16,
+    Arena, BufferInfo, CarveError, Carving, Cursor, Fault, FieldKind, FlatBuffer, GUARD_BYTE,
+    GuardError, Host, HostSlab, Layout, LeverInfo, Levers, Memory, Placement, Region, SizeError,
+    StepError, bf16, f16,
 };
 
 /// Device arenas on CUDA (feature `cuda`): `DeviceSlab`, the `Device` memory

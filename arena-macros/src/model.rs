@@ -416,6 +416,17 @@ fn check_field(m: &Model, f: &Field, errs: &mut Errors) {
         }
     }
     if let Some(DType::Path(p)) = a.dtype.get() {
+        // Primitive types that are not plain data: some byte values are not
+        // valid values of them, so a view over arbitrary bytes is unsound.
+        if let Some(i) = p.get_ident().filter(|i| *i == "bool" || *i == "char") {
+            errs.at(
+                syn::spanned::Spanned::span(p),
+                format!(
+                    "`dtype = {i}`: `{i}` is not a plain-data type (not every byte pattern is a valid `{i}`, so a view of it over arbitrary bytes would be unsound); use `{}` and compare with 0",
+                    if *i == "bool" { "u8" } else { "u32" }
+                ),
+            );
+        }
         if p.get_ident().is_some_and(|i| {
             did_you_mean(
                 &i.to_string(),

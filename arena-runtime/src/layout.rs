@@ -95,15 +95,89 @@ pub struct Layout {
     pub placements: Vec<Placement>,
 }
 
+/// One buffer of a layout at its absolute offset: what [`Layout::flatten`]
+/// lists, nested regions walked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FlatBuffer {
+    /// The field names from the top-level arena down, joined by `.`
+    /// (`indptr.o_indptr`).
+    pub path: String,
+    /// Offset from the start of the top-level arena's region.
+    pub offset: usize,
+    /// Bytes.
+    pub bytes: usize,
+    /// Levels of nesting above it: 0 for a field of the top-level arena.
+    pub depth: usize,
+    /// Whether it is a nested region (its own buffers follow it).
+    pub region: bool,
+}
+
 impl Layout {
-    /// The placement of a field by name.
+    /// The placement of a field of this arena by name (its offset relative
+    /// to this arena's region; see [`Layout::locate`] for nested paths).
     pub fn get(&self, name: &str) -> Option<&Placement> {
         self.placements.iter().find(|p| p.name == name)
     }
 
-    /// The offset of a field by name.
-    pub fn offset_of(&self, name: &str) -> Option<usize> {
-        self.get(name).map(|p| p.offset)
+    /// The offset of a field from the start of this arena's region: a
+    /// name, or a path through nested regions (`"indptr.o_indptr"`), whose
+    /// offset is absolute (the regions' offsets added).
+    ///
+    /// ```
+    /// # use arena::{Layout, Placement};
+    /// let inner = Layout { arena: "I", one_of: false, slab_bytes: 64, placements: vec![
+    ///     Placement { name: "o_indptr", offset: 32, bytes: 32, align: 16, nested: None }] };
+    /// let outer = Layout { arena: "O", one_of: false, slab_bytes: 320, placements: vec![
+    ///     Placement { name: "indptr", offset: 256, bytes: 64, align: 256, nested: Some(Box::new(inner)) }] };
+    /// assert_eq!(outer.offset_of("indptr"), Some(256));
+    /// assert_eq!(outer.offset_of("indptr.o_indptr"), Some(288));
+    /// assert_eq!(outer.offset_of("o_indptr"), None);
+    /// ```
+    pub fn offset_of(&self, path: &str) -> Option<usize> {
+        self.locate(path).map(|(offset, _)| offset)
+    }
+
+    /// The placement at `path` (a name, or names through nested regions
+    /// joined by `.`) and its absolute offset in this arena's region.
+    pub fn locate(&self, path: &str) -> Option<(usize, &Placement)> {
+        let mut parts = path.split('.');
+        let mut p = self.get(parts.next()?)?;
+        let mut offset = p.offset;
+        for name in parts {
+            p = p.nested.as_deref()?.get(name)?;
+            offset = offset.checked_add(p.offset)?;
+        }
+        Some((offset, p))
+    }
+
+    /// Every buffer and nested region at every depth, in declaration order
+    /// (a region before its own buffers), with its absolute offset: for
+    /// checking a layout against another engine's offsets, or a report.
+    pub fn flatten(&self) -> Vec<FlatBuffer> {
+        let mut out = Vec::new();
+        self.flatten_into("", 0, 0, &mut out);
+        out
+    }
+
+    fn flatten_into(&self, prefix: &str, base: usize, depth: usize, out: &mut Vec<FlatBuffer>) {
+        for p in &self.placements {
+            let path = if prefix.is_empty() {
+                p.name.to_owned()
+            } else {
+                format!("{prefix}.{}", p.name)
+            };
+            let offset = base.saturating_add(p.offset);
+            out.push(FlatBuffer {
+                path: path.clone(),
+                offset,
+                bytes: p.bytes,
+                depth,
+                region: p.nested.is_some(),
+            });
+            if let Some(inner) = &p.nested {
+                inner.flatten_into(&path, offset, depth + 1, out);
+            }
+        }
     }
 }
 

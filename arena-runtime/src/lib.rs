@@ -20,7 +20,7 @@ pub use error::{CarveError, Fault, SizeError, StepError};
 pub use host::{GUARD_BYTE, GuardError, HostSlab};
 #[doc(hidden)]
 pub use host::{GuardLog, SlabRef};
-pub use layout::{Carver, Cursor, Host, Layout, Memory, Placement};
+pub use layout::{Carver, Cursor, FlatBuffer, Host, Layout, Memory, Placement};
 pub use levers::{LeverInfo, Levers, bool_lever, parsed_lever};
 pub use meta::{BufferInfo, FieldKind};
 
@@ -104,6 +104,9 @@ pub trait Arena: Sized {
     const BUFFERS: &'static [BufferInfo];
     /// The levers the arena declares; none unless given.
     const LEVERS: &'static [LeverInfo] = &[];
+    /// The arena-level condition (`#[arena(when = ...)]`) as written: while
+    /// it is false every buffer is 0. `None` when the arena has none.
+    const WHEN: Option<&'static str> = None;
     /// The declared phases, in order (`#[arena(phases(...))]`); empty when
     /// none are declared, and every buffer lives at once.
     const PHASES: &'static [&'static str] = &[];

@@ -157,6 +157,10 @@ pub(super) fn arena_impl(m: &Model, g: &Gen) -> TokenStream {
     let phase_names = m.phases().iter().map(ToString::to_string);
     let phases_item = (!m.phases().is_empty())
         .then(|| quote!(const PHASES: &'static [&'static str] = &[#(#phase_names),*];));
+    let when_item = m.attrs.when.as_ref().map(|w| {
+        let w = &w.text;
+        quote!(const WHEN: ::core::option::Option<&'static str> = ::core::option::Option::Some(#w);)
+    });
     let one_of_item = one_of.then(|| {
         quote!(
             const ONE_OF: bool = true;
@@ -210,6 +214,7 @@ pub(super) fn arena_impl(m: &Model, g: &Gen) -> TokenStream {
             #one_of_item
             const BUFFERS: &'static [::arena::BufferInfo] = &[#(#infos),*];
             #levers_const
+            #when_item
             #phases_item
             type Views<'a, M: ::arena::Memory> = #views<'a, M> where Self: 'a;
             type Shapes = #shapes_ty;

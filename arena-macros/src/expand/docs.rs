@@ -54,7 +54,14 @@ fn escape_md(s: &str) -> String {
 }
 
 pub(super) fn doc_table(m: &Model) -> String {
-    let mut s = String::from("| field | bytes | condition |\n|---|---|---|\n");
+    let mut s = String::new();
+    if let Some(w) = &m.attrs.when {
+        s.push_str(&format!(
+            "Every buffer is 0 unless `{}` (the arena's `when`).\n\n",
+            w.text
+        ));
+    }
+    s.push_str("| field | bytes | condition |\n|---|---|---|\n");
     for f in &m.fields {
         let info_cond = condition_text(f);
         s.push_str(&format!(
