@@ -316,7 +316,7 @@ pub fn sized<A, S: Default>(
 /// generated `from_config`.
 #[track_caller]
 #[inline]
-pub fn or_panic<A>(sized: Result<A, SizeError>) -> A {
+pub fn or_panic<A, E: core::fmt::Display>(sized: Result<A, E>) -> A {
     match sized {
         Ok(v) => v,
         Err(e) => panic!("{e}"),

@@ -24,7 +24,8 @@ pub enum DeviceError {
     Size(SizeError),
     /// The slab could not be carved.
     Carve(CarveError),
-    /// The arena needs a start alignment the driver does not guarantee.
+    /// The allocation's start could not be aligned for the arena (a driver
+    /// that moved it between two allocations).
     Alignment {
         /// The arena's region alignment.
         needed: usize,
@@ -42,7 +43,7 @@ impl std::fmt::Display for DeviceError {
             DeviceError::Carve(e) => e.fmt(f),
             DeviceError::Alignment { needed } => write!(
                 f,
-                "the arena needs {needed}-byte alignment; device allocations guarantee 256"
+                "the device allocation could not be aligned to {needed} bytes"
             ),
         }
     }
@@ -133,41 +134,27 @@ impl Memory for Device {
         }
     }
 
+    fn addr(bytes: &Self::Bytes<'_>) -> usize {
+        bytes.offset
+    }
+
     fn cast<T: bytemuck::Pod>(bytes: Self::Bytes<'_>) -> Result<Self::Slice<'_, T>, usize> {
-        let align = std::mem::align_of::<T>();
-        let size = std::mem::size_of::<T>();
-        let DeviceBytes { mut view, offset } = bytes;
-        if offset % align != 0 || size == 0 || view.len() % size != 0 {
-            return Err(align);
-        }
-        let len = view.len() / size;
+        // The checks are `layout::cast`'s, shared with the host: the length
+        // is whole `T`s and a non-empty start is aligned (offsets count from
+        // the slab's aligned start).
+        let (align, size) = (std::mem::align_of::<T>(), std::mem::size_of::<T>());
+        let DeviceBytes { mut view, .. } = bytes;
+        let len = view.len().checked_div(size).ok_or(align)?;
         // SAFETY: `T` is plain old data, so any bytes are a valid `T`; the
-        // start is aligned (checked above, slab start 256-aligned) and `len`
-        // elements fit exactly.
+        // start is aligned (checked by the caller, slab start aligned) and
+        // `len` elements fit exactly.
         let typed = unsafe { view.transmute_mut::<T>(len) }.ok_or(align)?;
         // SAFETY: `typed` covers exactly `view`'s memory, consumed here.
         Ok(unsafe { extend(typed) })
     }
 
     fn fill(bytes: &mut Self::Bytes<'_>, pattern: &[u8]) -> Result<(), String> {
-        if bytes.view.is_empty() || pattern.is_empty() {
-            return Ok(());
-        }
-        let stream = bytes.view.stream().clone();
-        if pattern == [0] {
-            return stream
-                .memset_zeros(&mut bytes.view)
-                .map_err(|e| e.to_string());
-        }
-        let host: Vec<u8> = pattern
-            .iter()
-            .cycle()
-            .take(bytes.view.len())
-            .copied()
-            .collect();
-        stream
-            .memcpy_htod(&host, &mut bytes.view)
-            .map_err(|e| e.to_string())
+        device_fill(&mut bytes.view, pattern).map_err(|e| e.to_string())
     }
 
     fn holds(bytes: &Self::Bytes<'_>, byte: u8) -> Result<bool, String> {
@@ -183,6 +170,72 @@ impl Memory for Device {
     }
 }
 
+/// Fills `view` with `pattern` repeated, on the device: the driver's 8-, 16-
+/// and 32-bit memsets (an 8-byte pattern as two strided 32-bit ones), no
+/// host image; a length that the pattern does not divide takes a host copy.
+fn device_fill(view: &mut CudaViewMut<'_, u8>, pattern: &[u8]) -> Result<(), DriverError> {
+    use cudarc::driver::{DevicePtrMut, sys};
+    let n = view.len();
+    if n == 0 || pattern.is_empty() {
+        return Ok(());
+    }
+    let stream = view.stream().clone();
+    stream.context().bind_to_thread()?;
+    let cu = stream.cu_stream();
+    let (dptr, record) = view.device_ptr_mut(&stream);
+    let word = |b: &[u8]| u32::from_ne_bytes([b[0], b[1], b[2], b[3]]);
+    // SAFETY: `dptr` points at `n` bytes of `view`, borrowed mutably here;
+    // every call writes inside them, on the view's stream; `record` orders
+    // later uses after it.
+    let result = unsafe {
+        match pattern.len() {
+            1 => sys::cuMemsetD8Async(dptr, pattern[0], n, cu).result(),
+            2 if n % 2 == 0 && dptr % 2 == 0 => sys::cuMemsetD16Async(
+                dptr,
+                u16::from_ne_bytes([pattern[0], pattern[1]]),
+                n / 2,
+                cu,
+            )
+            .result(),
+            4 if n % 4 == 0 && dptr % 4 == 0 => {
+                sys::cuMemsetD32Async(dptr, word(pattern), n / 4, cu).result()
+            }
+            8 if n % 8 == 0 && dptr % 4 == 0 => {
+                sys::cuMemsetD2D32Async(dptr, 8, word(&pattern[..4]), 1, n / 8, cu)
+                    .result()
+                    .and_then(|()| {
+                        sys::cuMemsetD2D32Async(dptr + 4, 8, word(&pattern[4..]), 1, n / 8, cu)
+                            .result()
+                    })
+            }
+            _ => {
+                drop(record);
+                let host: Vec<u8> = pattern.iter().cycle().take(n).copied().collect();
+                return stream.memcpy_htod(&host, view);
+            }
+        }
+    };
+    drop(record);
+    result
+}
+
+/// The device address of `slab`'s first byte.
+fn base(slab: &CudaSlice<u8>, stream: &Arc<CudaStream>) -> u64 {
+    use cudarc::driver::DevicePtr;
+    let (ptr, record) = slab.device_ptr(stream);
+    drop(record);
+    ptr
+}
+
+/// Where, in an allocation of `len` bytes starting at device address
+/// `base`, a region of `slab` bytes aligned to `align` (a power of two)
+/// starts: the bytes to skip, or `None` where it does not fit.
+fn region_start(base: u64, len: usize, slab: usize, align: usize) -> Option<usize> {
+    let align = u64::try_from(align).ok()?;
+    let skip = usize::try_from(base.wrapping_neg() % align).ok()?;
+    (skip.checked_add(slab)? <= len).then_some(skip)
+}
+
 /// One device allocation holding every buffer of an arena.
 pub struct DeviceSlab<A: Arena> {
     arena: A,
@@ -190,6 +243,8 @@ pub struct DeviceSlab<A: Arena> {
     carving: Carving,
     guards: GuardLog,
     slab: CudaSlice<u8>,
+    /// Bytes from the allocation's start to the region's aligned start.
+    skip: usize,
     stream: Arc<CudaStream>,
 }
 
@@ -224,23 +279,40 @@ impl<A: Arena> DeviceSlab<A> {
             }
             .into());
         }
-        if A::REGION_ALIGN > 256 {
-            return Err(DeviceError::Alignment {
-                needed: A::REGION_ALIGN,
-            });
-        }
         let layout = arena.layout_for(carving)?;
-        let mut slab = stream.alloc_zeros::<u8>(layout.slab_bytes.max(1))?;
+        let align = A::REGION_ALIGN.max(1);
+        let bytes = layout.slab_bytes.max(1);
+        // The driver's start is 256-aligned in practice, but with memory
+        // pools that is not promised: the start is read, and where it is not
+        // aligned the allocation is made `align - 1` bytes longer and the
+        // region starts at the first aligned byte.
+        let mut slab = stream.alloc_zeros::<u8>(bytes)?;
+        let mut skip = region_start(base(&slab, stream), slab.len(), layout.slab_bytes, align);
+        if skip.is_none() {
+            drop(slab);
+            let padded = bytes.checked_add(align - 1).ok_or(CarveError::Alloc {
+                arena: A::NAME,
+                bytes: layout.slab_bytes,
+                align,
+            })?;
+            slab = stream.alloc_zeros::<u8>(padded)?;
+            skip = region_start(base(&slab, stream), slab.len(), layout.slab_bytes, align);
+        }
+        let skip = skip.ok_or(DeviceError::Alignment { needed: align })?;
         if guard > 0 {
-            let mut image = vec![0u8; slab.len()];
-            for (_, s, e) in gaps(&layout) {
-                image[s..e].fill(GUARD_BYTE);
+            // Guards and padding on the device, gap by gap: no host image.
+            for (name, s, e) in gaps(&layout) {
+                let mut gap = slab.slice_mut(skip + s..skip + e);
+                device_fill(&mut gap, &[GUARD_BYTE]).map_err(|e| CarveError::Device {
+                    arena: A::NAME,
+                    field: name,
+                    message: e.to_string(),
+                })?;
             }
-            stream.memcpy_htod(&image, &mut slab)?;
         }
         {
             let region = DeviceBytes {
-                view: slab.slice_mut(..),
+                view: slab.slice_mut(skip..skip + layout.slab_bytes),
                 offset: 0,
             };
             let planned = SlabRef {
@@ -257,6 +329,7 @@ impl<A: Arena> DeviceSlab<A> {
             carving,
             guards: GuardLog::default(),
             slab,
+            skip,
             stream: stream.clone(),
         })
     }
@@ -264,8 +337,9 @@ impl<A: Arena> DeviceSlab<A> {
     /// The device views of `step`, the same arena sized for one step, carved
     /// from this slab's reservation: as [`crate::HostSlab::views_for`].
     pub fn views_for<'s>(&'s mut self, step: &'s A) -> Result<A::Views<'s, Device>, StepError> {
+        let end = self.skip + self.layout.slab_bytes;
         let region = DeviceBytes {
-            view: self.slab.slice_mut(..),
+            view: self.slab.slice_mut(self.skip..end),
             offset: 0,
         };
         let planned = SlabRef {
@@ -283,8 +357,9 @@ impl<A: Arena> DeviceSlab<A> {
 
     /// Every buffer as a typed device view, all alive at once.
     pub fn views(&mut self) -> A::Views<'_, Device> {
+        let end = self.skip + self.layout.slab_bytes;
         let region = DeviceBytes {
-            view: self.slab.slice_mut(..),
+            view: self.slab.slice_mut(self.skip..end),
             offset: 0,
         };
         let planned = SlabRef {
@@ -306,9 +381,17 @@ impl<A: Arena> DeviceSlab<A> {
         &self.layout
     }
 
-    /// The whole allocation, for copies of the slab.
+    /// The whole allocation, for copies of the slab. The arena's region
+    /// starts [`DeviceSlab::region_offset`] bytes in (0 unless the driver's
+    /// start was not aligned for the arena).
     pub fn slab(&self) -> &CudaSlice<u8> {
         &self.slab
+    }
+
+    /// Bytes from the start of [`DeviceSlab::slab`] to the arena's region,
+    /// whose start is aligned to the arena's region alignment.
+    pub fn region_offset(&self) -> usize {
+        self.skip
     }
 
     /// The stream the slab was allocated on.
@@ -323,7 +406,8 @@ impl<A: Arena> DeviceSlab<A> {
         if self.carving.guard == 0 {
             return Ok(Ok(()));
         }
-        let bytes = self.stream.clone_dtoh(&self.slab)?;
+        let end = self.skip + self.layout.slab_bytes;
+        let bytes = self.stream.clone_dtoh(&self.slab.slice(self.skip..end))?;
         Ok(crate::host::check_slab::<A>(
             &self.layout,
             self.carving.guard,
@@ -336,6 +420,29 @@ impl<A: Arena> DeviceSlab<A> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_region_starts_at_the_first_aligned_byte() {
+        // An aligned start (what the driver gives in practice): no skip.
+        assert_eq!(region_start(0x7f00_0000_0000, 4096, 4096, 1024), Some(0));
+        // A 256-aligned start and an arena aligned to 1024, over-allocated by
+        // 1023 bytes: the region starts 768 bytes in.
+        assert_eq!(
+            region_start(0x7f00_0000_0100, 4096 + 1023, 4096, 1024),
+            Some(768)
+        );
+        // Not over-allocated: it does not fit, so the slab allocates again.
+        assert_eq!(region_start(0x7f00_0000_0100, 4096, 4096, 1024), None);
+        // Any start, any power of two: the skip is below the alignment and
+        // lands on a multiple of it.
+        for base in [1u64, 3, 255, 256, 4097, 0x7f00_0000_0abc] {
+            for align in [1usize, 2, 256, 1024, 4096] {
+                let skip = region_start(base, 100 + align, 100, align).unwrap();
+                assert!(skip < align);
+                assert_eq!((base + skip as u64) % align as u64, 0);
+            }
+        }
+    }
 
     #[test]
     fn no_driver_is_an_error_not_a_panic() {

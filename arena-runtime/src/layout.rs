@@ -124,7 +124,7 @@ impl Layout {
     /// offset is absolute (the regions' offsets added).
     ///
     /// ```
-    /// # use arena::{Layout, Placement};
+    /// # use arena_runtime::{Layout, Placement};
     /// let inner = Layout { arena: "I", one_of: false, slab_bytes: 64, placements: vec![
     ///     Placement { name: "o_indptr", offset: 32, bytes: 32, align: 16, nested: None }] };
     /// let outer = Layout { arena: "O", one_of: false, slab_bytes: 320, placements: vec![
@@ -195,7 +195,13 @@ pub trait Memory {
     fn split_at(bytes: Self::Bytes<'_>, mid: usize) -> (Self::Bytes<'_>, Self::Bytes<'_>);
     /// A shorter-lived borrow of the same bytes.
     fn reborrow<'b>(bytes: &'b mut Self::Bytes<'_>) -> Self::Bytes<'b>;
-    /// Views `bytes` as elements of `T`; `Err(align)` when the start is not aligned.
+    /// The address of the first byte, for the alignment check: a pointer on
+    /// the host, the offset from the slab's aligned start on a device.
+    fn addr(bytes: &Self::Bytes<'_>) -> usize;
+    /// Views `bytes` as elements of `T`. [`cast`] calls it after its checks,
+    /// one rule for every memory: the length a whole number of `T`, an empty
+    /// run whatever its address, else the start aligned for `T` (by
+    /// [`Memory::addr`]). `Err(align)` where the memory still refuses.
     fn cast<T: bytemuck::Pod>(bytes: Self::Bytes<'_>) -> Result<Self::Slice<'_, T>, usize>;
     /// Fills `bytes` with `pattern` repeated (for a phase's poison and
     /// zeroing); a device error as text.
@@ -224,6 +230,10 @@ impl Memory for Host {
     #[inline]
     fn reborrow<'b>(bytes: &'b mut Self::Bytes<'_>) -> Self::Bytes<'b> {
         bytes
+    }
+    #[inline]
+    fn addr(bytes: &Self::Bytes<'_>) -> usize {
+        bytes.as_ptr() as usize
     }
     #[inline]
     fn cast<T: bytemuck::Pod>(bytes: Self::Bytes<'_>) -> Result<Self::Slice<'_, T>, usize> {
@@ -531,7 +541,12 @@ pub(crate) fn step_fits(
     Ok(())
 }
 
-/// Views `bytes` as elements of `T`, naming the field on failure.
+/// Views `bytes` as elements of `T`, naming the field on failure: the one
+/// rule of every [`Memory`] (host and device alike). A length that is not a
+/// whole number of `T` is [`SizeError::NotWholeElements`]; an empty run is
+/// an empty view wherever it starts (a zero-size buffer sits at the bare
+/// cursor); otherwise a start not aligned for `T` is
+/// [`CarveError::Misaligned`].
 #[inline]
 pub fn cast<'a, M: Memory, T: bytemuck::Pod>(
     arena: &'static str,
@@ -547,11 +562,16 @@ pub fn cast<'a, M: Memory, T: bytemuck::Pod>(
             elem_bytes,
         }));
     }
-    M::cast::<T>(bytes).map_err(|align| CarveError::Misaligned {
+    let align = core::mem::align_of::<T>();
+    let misaligned = CarveError::Misaligned {
         arena,
         field,
         align,
-    })
+    };
+    if len > 0 && M::addr(&bytes) % align != 0 {
+        return Err(misaligned);
+    }
+    M::cast::<T>(bytes).map_err(|_| misaligned)
 }
 
 /// The first `bytes` bytes of a one-of region, for one alternative.

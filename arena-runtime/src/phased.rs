@@ -212,13 +212,14 @@ impl<'a, M: Memory, A: Arena, const N: usize> Phased<'a, M, A, N> {
     }
 
     /// The pieces of phase `phase`: a buffer whose range begins there is
-    /// poisoned in poison mode, then zeroed if `zeroed`.
+    /// poisoned in poison mode, then zeroed if `zeroed`; with guards, the
+    /// last phase's bands are checked and this phase's armed. Fails only
+    /// where the memory does: a device error while filling or reading
+    /// (sticky: a kernel that faulted in the previous phase shows here).
     #[inline]
-    #[track_caller]
-    pub fn phase(&mut self, phase: usize) -> PhasePieces<'_, M, A, N> {
+    pub fn try_phase(&mut self, phase: usize) -> Result<PhasePieces<'_, M, A, N>, StepError> {
         let poison = self.poison;
         self.pieces(phase, Some(poison))
-            .expect("checked when the slab was carved")
     }
 }
 

@@ -657,3 +657,99 @@ fn bad_sizes_are_errors_on_the_device() {
         println!("gpu: a slab of {n} bytes: {e}");
     }
 }
+
+/// #25.1: zero-size buffers at odd offsets (guards 1, 2, 3, 100) carve on the
+/// device as on the host.
+#[test]
+fn odd_guards_carve_on_the_device() {
+    let Some((_ctx, stream)) = device() else {
+        return;
+    };
+    for guard in [1, 2, 3, 100] {
+        let mut slab = DeviceSlab::with_guard(qwen3_next(128), &stream, guard)
+            .unwrap_or_else(|e| panic!("guard {guard}: {e}"));
+        let _views = slab.views();
+        assert!(slab.check_guards().unwrap().is_ok(), "guard {guard}");
+    }
+    println!("gpu: the metrale arena carves with guards 1, 2, 3 and 100");
+}
+
+/// An arena aligned past the driver's 256 bytes.
+#[derive(arena::Arena, Debug, Clone)]
+#[arena(params(n: usize), align = 4096)]
+pub struct Wide {
+    #[arena(shape = [n], dtype = f32)]
+    pub a: usize,
+    #[arena(shape = [n], dtype = u8)]
+    pub b: usize,
+}
+
+/// #25.5: an alignment above 256 is honoured on the device (over-allocated,
+/// the region at the first aligned byte), as on the host.
+#[test]
+fn alignment_past_256_on_the_device() {
+    use arena::cuda::cudarc::driver::DevicePtr;
+    let Some((_ctx, stream)) = device() else {
+        return;
+    };
+    let sized = Wide::try_from_config_with(&Levers::new(), 1000).unwrap();
+    let mut slab = DeviceSlab::new(sized, &stream).unwrap();
+    let skip = slab.region_offset();
+    let v = slab.views();
+    for (name, ptr) in [
+        ("a", v.a.device_ptr(&stream).0),
+        ("b", v.b.device_ptr(&stream).0),
+    ] {
+        assert_eq!(ptr % 4096, 0, "{name} at {ptr:#x}");
+    }
+    println!("gpu: an arena aligned to 4096 starts {skip} bytes into its allocation");
+}
+
+/// Poison of every float width and a guard, filled on the device.
+#[derive(arena::Arena, Debug, Clone)]
+#[arena(params(n: usize), phases(a, b), align = 16)]
+pub struct Widths {
+    #[arena(shape = [n], dtype = u32, live = a)]
+    pub first: usize,
+    #[arena(shape = [n], dtype = f64, live = b)]
+    pub d: usize,
+    #[arena(shape = [n], dtype = bf16, live = b)]
+    pub h: usize,
+    #[arena(shape = [n], dtype = f32, live = b)]
+    pub s: usize,
+    #[arena(shape = [n], dtype = u8, live = b, zeroed)]
+    pub z: usize,
+}
+
+/// #25.7: poison (8-, 16-, 32-bit and byte patterns), zeroing and guards
+/// are device-side fills: every buffer reads back as its pattern.
+#[test]
+fn device_side_fills() {
+    let Some((_ctx, stream)) = device() else {
+        return;
+    };
+    let sized = Widths::try_from_config_with(&Levers::new(), 10_000).unwrap();
+    let carving = arena::Carving {
+        guard: 64,
+        poison: true,
+        ..arena::Carving::default()
+    };
+    let mut slab = DeviceSlab::with_carving(sized, &stream, carving).unwrap();
+    {
+        let mut phases = slab.views();
+        let a = phases.try_a().unwrap();
+        let first: Vec<u32> = stream.clone_dtoh(&a.first).unwrap();
+        assert!(first.iter().all(|&v| v == 0xA5A5_A5A5));
+        let b = phases.try_b().unwrap();
+        let d: Vec<f64> = stream.clone_dtoh(&b.d).unwrap();
+        let h: Vec<arena::bf16> = stream.clone_dtoh(&b.h).unwrap();
+        let s: Vec<f32> = stream.clone_dtoh(&b.s).unwrap();
+        let z: Vec<u8> = stream.clone_dtoh(&b.z).unwrap();
+        assert!(d.iter().all(|v| v.is_nan()), "f64 NaN");
+        assert!(h.iter().all(|v| v.is_nan()), "bf16 NaN");
+        assert!(s.iter().all(|v| v.is_nan()), "f32 NaN");
+        assert!(z.iter().all(|&v| v == 0), "zeroed");
+    }
+    assert!(slab.check_guards().unwrap().is_ok());
+    println!("gpu: poison, zeroing and guards filled on the device, no host image");
+}

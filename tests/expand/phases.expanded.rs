@@ -192,46 +192,102 @@ pub struct PassPhases<'a, M: ::arena::Memory = ::arena::Host> {
     __phased: ::arena::__private::Phased<'a, M, Pass, 5>,
 }
 impl<'a, M: ::arena::Memory> PassPhases<'a, M> {
-    ///The views of phase `embed`: every buffer live in it. A buffer whose range begins here is zeroed if `zeroed`, and poisoned first in poison mode. Borrows the whole slab: one phase's views at a time.
-    #[track_caller]
-    pub fn embed(&mut self) -> PassEmbedViews<'_, M> {
-        let mut p = self.__phased.phase(0);
-        PassEmbedViews {
+    /**The views of phase `embed`, as [`Self::embed`].
+
+# Errors
+
+A [`StepError`](::arena::StepError) where the memory fails while the phase's buffers are zeroed or poisoned or its guards checked (on a GPU: a driver error, sticky after a kernel fault).*/
+    pub fn try_embed(
+        &mut self,
+    ) -> ::arena::__private::Result<PassEmbedViews<'_, M>, ::arena::StepError> {
+        let mut p = self.__phased.try_phase(0)?;
+        ::arena::__private::Result::Ok(PassEmbedViews {
             x: p.view::<f32>(0),
             __arena_marker: ::core::marker::PhantomData,
-        }
+        })
     }
-    ///The views of phase `attn`: every buffer live in it. A buffer whose range begins here is zeroed if `zeroed`, and poisoned first in poison mode. Borrows the whole slab: one phase's views at a time.
+    /**The views of phase `embed`: every buffer live in it. A buffer whose range begins here is zeroed if `zeroed`, and poisoned first in poison mode. Borrows the whole slab: one phase's views at a time.
+
+# Panics
+
+Where [`Self::try_embed`] fails: a device error while filling or checking guards.*/
     #[track_caller]
-    pub fn attn(&mut self) -> PassAttnViews<'_, M> {
-        let mut p = self.__phased.phase(1);
-        PassAttnViews {
+    pub fn embed(&mut self) -> PassEmbedViews<'_, M> {
+        ::arena::__private::or_panic(self.try_embed())
+    }
+    /**The views of phase `attn`, as [`Self::attn`].
+
+# Errors
+
+A [`StepError`](::arena::StepError) where the memory fails while the phase's buffers are zeroed or poisoned or its guards checked (on a GPU: a driver error, sticky after a kernel fault).*/
+    pub fn try_attn(
+        &mut self,
+    ) -> ::arena::__private::Result<PassAttnViews<'_, M>, ::arena::StepError> {
+        let mut p = self.__phased.try_phase(1)?;
+        ::arena::__private::Result::Ok(PassAttnViews {
             x: p.view::<f32>(0),
             qkv: p.view::<f32>(1),
             mask: p.view::<u8>(3),
             __arena_marker: ::core::marker::PhantomData,
-        }
+        })
     }
-    ///The views of phase `mlp`: every buffer live in it. A buffer whose range begins here is zeroed if `zeroed`, and poisoned first in poison mode. Borrows the whole slab: one phase's views at a time.
+    /**The views of phase `attn`: every buffer live in it. A buffer whose range begins here is zeroed if `zeroed`, and poisoned first in poison mode. Borrows the whole slab: one phase's views at a time.
+
+# Panics
+
+Where [`Self::try_attn`] fails: a device error while filling or checking guards.*/
     #[track_caller]
-    pub fn mlp(&mut self) -> PassMlpViews<'_, M> {
-        let mut p = self.__phased.phase(2);
-        PassMlpViews {
+    pub fn attn(&mut self) -> PassAttnViews<'_, M> {
+        ::arena::__private::or_panic(self.try_attn())
+    }
+    /**The views of phase `mlp`, as [`Self::mlp`].
+
+# Errors
+
+A [`StepError`](::arena::StepError) where the memory fails while the phase's buffers are zeroed or poisoned or its guards checked (on a GPU: a driver error, sticky after a kernel fault).*/
+    pub fn try_mlp(
+        &mut self,
+    ) -> ::arena::__private::Result<PassMlpViews<'_, M>, ::arena::StepError> {
+        let mut p = self.__phased.try_phase(2)?;
+        ::arena::__private::Result::Ok(PassMlpViews {
             x: p.view::<f32>(0),
             up: p.view::<f32>(2),
             mask: p.view::<u8>(3),
             __arena_marker: ::core::marker::PhantomData,
-        }
+        })
     }
-    ///The views of phase `head`: every buffer live in it. A buffer whose range begins here is zeroed if `zeroed`, and poisoned first in poison mode. Borrows the whole slab: one phase's views at a time.
+    /**The views of phase `mlp`: every buffer live in it. A buffer whose range begins here is zeroed if `zeroed`, and poisoned first in poison mode. Borrows the whole slab: one phase's views at a time.
+
+# Panics
+
+Where [`Self::try_mlp`] fails: a device error while filling or checking guards.*/
     #[track_caller]
-    pub fn head(&mut self) -> PassHeadViews<'_, M> {
-        let mut p = self.__phased.phase(3);
-        PassHeadViews {
+    pub fn mlp(&mut self) -> PassMlpViews<'_, M> {
+        ::arena::__private::or_panic(self.try_mlp())
+    }
+    /**The views of phase `head`, as [`Self::head`].
+
+# Errors
+
+A [`StepError`](::arena::StepError) where the memory fails while the phase's buffers are zeroed or poisoned or its guards checked (on a GPU: a driver error, sticky after a kernel fault).*/
+    pub fn try_head(
+        &mut self,
+    ) -> ::arena::__private::Result<PassHeadViews<'_, M>, ::arena::StepError> {
+        let mut p = self.__phased.try_phase(3)?;
+        ::arena::__private::Result::Ok(PassHeadViews {
             x: p.view::<f32>(0),
             ids: p.view::<u32>(4),
             __arena_marker: ::core::marker::PhantomData,
-        }
+        })
+    }
+    /**The views of phase `head`: every buffer live in it. A buffer whose range begins here is zeroed if `zeroed`, and poisoned first in poison mode. Borrows the whole slab: one phase's views at a time.
+
+# Panics
+
+Where [`Self::try_head`] fails: a device error while filling or checking guards.*/
+    #[track_caller]
+    pub fn head(&mut self) -> PassHeadViews<'_, M> {
+        ::arena::__private::or_panic(self.try_head())
     }
 }
 ///The views of the buffers of [`Pass`] live in phase `embed` (phase 1 of 4), from [`PassPhases::embed`].

@@ -175,19 +175,27 @@ fn phased_views(m: &Model) -> TokenStream {
                 pub __arena_marker: ::core::marker::PhantomData<(&'a (), fn() -> M)>,
             }
         });
+        let try_phase = format_ident!("try_{}", phase);
         let mdoc = format!(
-            "The views of phase `{phase}`: every buffer live in it. A buffer whose range begins here is zeroed if `zeroed`, and poisoned first in poison mode. Borrows the whole slab: one phase's views at a time."
+            "The views of phase `{phase}`: every buffer live in it. A buffer whose range begins here is zeroed if `zeroed`, and poisoned first in poison mode. Borrows the whole slab: one phase's views at a time.\n\n# Panics\n\nWhere [`Self::{try_phase}`] fails: a device error while filling or checking guards."
+        );
+        let tdoc = format!(
+            "The views of phase `{phase}`, as [`Self::{phase}`].\n\n# Errors\n\nA [`StepError`](::arena::StepError) where the memory fails while the phase's buffers are zeroed or poisoned or its guards checked (on a GPU: a driver error, sticky after a kernel fault)."
         );
         methods.extend(quote! {
+            #[doc = #tdoc]
+            pub fn #try_phase(&mut self) -> #rt::Result<#views<'_, M>, ::arena::StepError> {
+                #arenas
+                let mut p = self.__phased.try_phase(#phase_index)?;
+                #rt::Result::Ok(#views {
+                    #(#inits,)*
+                    __arena_marker: ::core::marker::PhantomData,
+                })
+            }
             #[doc = #mdoc]
             #[track_caller]
             pub fn #phase(&mut self) -> #views<'_, M> {
-                #arenas
-                let mut p = self.__phased.phase(#phase_index);
-                #views {
-                    #(#inits,)*
-                    __arena_marker: ::core::marker::PhantomData,
-                }
+                #rt::or_panic(self.#try_phase())
             }
         });
     }
