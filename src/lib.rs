@@ -8,6 +8,15 @@ pub use arena_runtime::{
     StepError, bf16, f16,
 };
 
+/// Low-precision element types: FP8 (`dtype = f8e4m3`, `f8e5m2`), packed FP4
+/// (`f4e2m1x2`) and the MX block scale (`e8m0`).
+pub use arena_runtime::{E8M0, F4E2M1x2, F8E4M3, F8E5M2};
+
+/// `bytemuck`, for a user element type: `dtype = crate::MyPod` with
+/// `#[derive(arena::bytemuck::Pod, arena::bytemuck::Zeroable)]` and
+/// `#[bytemuck(crate = "arena::bytemuck")]` needs no other dependency.
+pub use arena_runtime::bytemuck;
+
 /// Device arenas on CUDA (feature `cuda`): `DeviceSlab`, the `Device` memory
 /// whose views are `cudarc` views, and `open` that checks for a driver first.
 #[cfg(feature = "cuda")]

@@ -155,6 +155,8 @@ pub struct FieldAttrs {
     pub trim: Slot<Ident>,
     pub value: Slot<Formula>,
     pub live: Slot<Live>,
+    /// `align = N`: the buffer's start is a multiple of `N` (a power of two).
+    pub align: Slot<usize>,
     /// An item failed to parse or had an unknown key: the field's intent is
     /// unknown, so rules about missing keys are not checked.
     pub incomplete: bool,
@@ -171,7 +173,8 @@ pub struct Field<'a> {
 const STRUCT_KEYS: [&str; 7] = [
     "params", "let", "lever", "align", "one_of", "when", "phases",
 ];
-const FIELD_KEYS: [&str; 12] = [
+const FIELD_KEYS: [&str; 13] = [
+    "align",
     "live",
     "size",
     "shape",
@@ -473,7 +476,7 @@ fn dtype(input: ParseStream) -> syn::Result<DType> {
     let path: syn::Path = input.parse().map_err(|e| {
         syn::Error::new(
             e.span(),
-            "`dtype` takes an element type: bf16, f16, f32, f64, i8, u8, i16, u16, i32, u32, i64, u64, or a path to a `bytemuck::Pod` type",
+            "`dtype` takes an element type: bf16, f16, f32, f64, f8e4m3, f8e5m2, f4e2m1x2, e8m0, i8, u8, i16, u16, i32, u32, i64, u64, or a path to a `bytemuck::Pod` type",
         )
     })?;
     if let Some(id) = path.get_ident() {
@@ -481,6 +484,10 @@ fn dtype(input: ParseStream) -> syn::Result<DType> {
         let rust = match name.as_str() {
             "bf16" => Some(quote::quote_spanned!(id.span()=> ::arena::bf16)),
             "f16" => Some(quote::quote_spanned!(id.span()=> ::arena::f16)),
+            "f8e4m3" => Some(quote::quote_spanned!(id.span()=> ::arena::F8E4M3)),
+            "f8e5m2" => Some(quote::quote_spanned!(id.span()=> ::arena::F8E5M2)),
+            "f4e2m1x2" => Some(quote::quote_spanned!(id.span()=> ::arena::F4E2M1x2)),
+            "e8m0" => Some(quote::quote_spanned!(id.span()=> ::arena::E8M0)),
             "f32" | "f64" | "i8" | "u8" | "i16" | "u16" | "i32" | "u32" | "i64" | "u64" => {
                 Some(quote::quote!(#id))
             }
@@ -602,6 +609,25 @@ pub fn parse_field_attrs(attrs: &[Attribute], errs: &mut Errors) -> FieldAttrs {
                 // not_in_total / zeroed (flags)
                 "not_in_total" => out.not_in_total.set(&key, (), errs),
                 "zeroed" => out.zeroed.set(&key, (), errs),
+                // align = N: this buffer's start alignment (a power of two)
+                "align" => {
+                    input.parse::<Token![=]>()?;
+                    let lit: LitInt = input.parse().map_err(|e| {
+                        syn::Error::new(
+                            e.span(),
+                            "`align` takes an integer literal, such as `align = 1024`",
+                        )
+                    })?;
+                    match lit.base10_parse::<usize>() {
+                        Ok(v) if v.is_power_of_two() => out.align.set(&key, v, errs),
+                        _ => errs.at(
+                            lit.span(),
+                            format!(
+                                "`align = {lit}` is not a power of two (1, 2, 4, ..., 1024, ...)"
+                            ),
+                        ),
+                    }
+                }
                 // nested(args...): a sub-arena, field type `Region<T>`
                 "nested" => {
                     let content;

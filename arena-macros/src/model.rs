@@ -383,6 +383,7 @@ fn check_field(m: &Model, f: &Field, errs: &mut Errors) {
             ("not_in_total", key_span(&a.not_in_total)),
             ("zeroed", key_span(&a.zeroed)),
             ("trim", key_span(&a.trim)),
+            ("align", key_span(&a.align)),
         ];
         // (`live` on a value field is reported with the phases.)
         for (k, s) in buffer_only {
@@ -431,8 +432,8 @@ fn check_field(m: &Model, f: &Field, errs: &mut Errors) {
             did_you_mean(
                 &i.to_string(),
                 [
-                    "bf16", "f16", "f32", "f64", "i8", "u8", "i16", "u16", "i32", "u32", "i64",
-                    "u64",
+                    "bf16", "f16", "f32", "f64", "f8e4m3", "f8e5m2", "f4e2m1x2", "e8m0", "i8",
+                    "u8", "i16", "u16", "i32", "u32", "i64", "u64",
                 ],
             )
             .is_some()
@@ -444,8 +445,8 @@ fn check_field(m: &Model, f: &Field, errs: &mut Errors) {
             let guess = did_you_mean(
                 &i,
                 [
-                    "bf16", "f16", "f32", "f64", "i8", "u8", "i16", "u16", "i32", "u32", "i64",
-                    "u64",
+                    "bf16", "f16", "f32", "f64", "f8e4m3", "f8e5m2", "f4e2m1x2", "e8m0", "i8",
+                    "u8", "i16", "u16", "i32", "u32", "i64", "u64",
                 ],
             )
             .unwrap_or("u8");

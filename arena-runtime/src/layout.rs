@@ -645,13 +645,17 @@ impl<A: crate::Arena, const N: usize> Table<A, N> {
 }
 
 /// The bytes a buffer is filled with when its first phase begins in poison
-/// mode: NaN for a float dtype, `0xA5` otherwise.
+/// mode: NaN for a float dtype (FP8 and the E8M0 scale included), `0xA5`
+/// otherwise (FP4 has no NaN).
 pub const fn poison_pattern(dtype: &str) -> &'static [u8] {
     match dtype.as_bytes() {
         b"f32" => &[0x00, 0x00, 0xC0, 0x7F],
         b"f64" => &[0, 0, 0, 0, 0, 0, 0xF8, 0x7F],
         b"bf16" => &[0xC0, 0x7F],
         b"f16" => &[0x00, 0x7E],
+        b"f8e4m3" => &[0x7F],
+        b"f8e5m2" => &[0x7E],
+        b"e8m0" => &[0xFF],
         _ => &[0xA5],
     }
 }

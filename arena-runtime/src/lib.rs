@@ -8,6 +8,7 @@ mod arith;
 pub mod checked;
 #[cfg(feature = "cuda")]
 pub mod device;
+mod elem;
 mod error;
 mod host;
 mod layout;
@@ -26,6 +27,15 @@ pub use meta::{BufferInfo, FieldKind};
 
 /// Half-precision element types for `dtype = bf16` / `dtype = f16`.
 pub use half::{bf16, f16};
+
+/// Low-precision element types for `dtype = f8e4m3`, `f8e5m2`, `f4e2m1x2`
+/// and `e8m0`.
+pub use elem::{E8M0, F4E2M1x2, F8E4M3, F8E5M2};
+
+/// The plain-data traits a user element type derives
+/// (`#[derive(Clone, Copy, arena::bytemuck::Pod, arena::bytemuck::Zeroable)]`
+/// with `#[repr(C)]`), so `dtype = crate::MyPod` needs no other dependency.
+pub use bytemuck;
 
 /// A region holding a nested arena: its size in the parent slab and the
 /// nested arena's own sizes.
@@ -110,8 +120,8 @@ pub trait Arena: Sized {
     /// The declared phases, in order (`#[arena(phases(...))]`); empty when
     /// none are declared, and every buffer lives at once.
     const PHASES: &'static [&'static str] = &[];
-    /// Alignment of the arena's region: [`Arena::ALIGN`] or the widest
-    /// element alignment of its buffers, whichever is larger.
+    /// Alignment of the arena's region: the largest of [`Arena::ALIGN`], the
+    /// element alignment of its buffers and their `align = N`.
     const REGION_ALIGN: usize = region_align(Self::ALIGN, Self::BUFFERS);
 
     /// Typed views of every buffer, borrowed from one region.
@@ -453,9 +463,7 @@ pub const fn region_align(align: usize, buffers: &[BufferInfo]) -> usize {
     let mut out = align;
     let mut i = 0;
     while i < buffers.len() {
-        if buffers[i].elem_align > out {
-            out = buffers[i].elem_align;
-        }
+        out = buffers[i].align_in(out);
         i += 1;
     }
     out

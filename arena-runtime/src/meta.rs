@@ -28,6 +28,10 @@ pub struct BufferInfo {
     pub elem_bytes: usize,
     /// Alignment of one element.
     pub elem_align: usize,
+    /// `align = N` on the field: its start is a multiple of `N`; 1 when not
+    /// given. The buffer's alignment is the largest of this, the element's
+    /// and the arena's ([`BufferInfo::align_in`]).
+    pub align: usize,
     /// The logical shape, one formula per dimension; empty when not declared.
     pub shape: &'static [&'static str],
     /// The lever that must be on for the field to be non-zero.
@@ -66,6 +70,7 @@ impl BufferInfo {
             dtype,
             elem_bytes: core::mem::size_of::<T>(),
             elem_align: core::mem::align_of::<T>(),
+            align: 1,
             shape: &[],
             lever: None,
             when: None,
@@ -167,6 +172,11 @@ impl BufferInfo {
         }
     }
 
+    /// Aligned to `align` (`align = N`, a power of two).
+    pub const fn align(self, align: usize) -> Self {
+        BufferInfo { align, ..self }
+    }
+
     /// Zero-filled when allocated (`zeroed`).
     pub const fn zeroed(self) -> Self {
         BufferInfo {
@@ -177,11 +187,14 @@ impl BufferInfo {
 
     /// Alignment of this field's start inside an arena aligned to `arena_align`.
     pub const fn align_in(&self, arena_align: usize) -> usize {
-        if self.elem_align > arena_align {
-            self.elem_align
-        } else {
-            arena_align
+        let mut a = arena_align;
+        if self.elem_align > a {
+            a = self.elem_align;
         }
+        if self.align > a {
+            a = self.align;
+        }
+        a
     }
 
     /// Whether the field takes space in the slab.

@@ -753,3 +753,73 @@ fn device_side_fills() {
     assert!(slab.check_guards().unwrap().is_ok());
     println!("gpu: poison, zeroing and guards filled on the device, no host image");
 }
+
+/// FP8, FP4 and MX-scale buffers, one aligned to 1024.
+#[derive(arena::Arena, Debug, Clone)]
+#[arena(params(m: usize), phases(attn, mlp), align = 64)]
+pub struct LowPrecision {
+    #[arena(shape = [m, 64], dtype = f8e4m3)]
+    pub act: usize,
+    #[arena(shape = [m, 32], dtype = f4e2m1x2, live = attn)]
+    pub w4: usize,
+    #[arena(shape = [m, 2], dtype = e8m0, live = attn)]
+    pub scales: usize,
+    #[arena(shape = [m, 64], dtype = f8e5m2, live = mlp, align = 1024)]
+    pub grad: usize,
+}
+
+/// #22: typed FP8/FP4/E8M0 device views written and read back, and every
+/// step's views at the reserved device addresses (what a captured CUDA
+/// graph replays against).
+#[test]
+fn low_precision_views_at_fixed_addresses_on_the_device() {
+    use arena::cuda::cudarc::driver::DevicePtr;
+    use arena::{E8M0, F4E2M1x2, F8E4M3, F8E5M2};
+    let Some((_ctx, stream)) = device() else {
+        return;
+    };
+    let sized = |m| LowPrecision::try_from_config_with(&Levers::new(), m).unwrap();
+    let mut slab = DeviceSlab::new(sized(256), &stream).unwrap();
+    let (attn, mlp) = {
+        let mut ph = slab.views();
+        let mut a = ph.attn();
+        let host: Vec<F8E4M3> = (0..a.act.len())
+            .map(|i| F8E4M3::from_f32((i % 7) as f32))
+            .collect();
+        stream.memcpy_htod(&host, &mut a.act).unwrap();
+        let back: Vec<F8E4M3> = stream.clone_dtoh(&a.act).unwrap();
+        assert_eq!(back, host);
+        let w: Vec<F4E2M1x2> = vec![F4E2M1x2::from_f32_pair(0.5, -1.0); a.w4.len()];
+        stream.memcpy_htod(&w, &mut a.w4).unwrap();
+        assert_eq!(stream.clone_dtoh(&a.w4).unwrap(), w);
+        let s: Vec<E8M0> = vec![E8M0::from_f64(4.0); a.scales.len()];
+        stream.memcpy_htod(&s, &mut a.scales).unwrap();
+        assert_eq!(stream.clone_dtoh(&a.scales).unwrap(), s);
+        let attn = (
+            a.act.device_ptr(&stream).0,
+            a.w4.device_ptr(&stream).0,
+            a.scales.device_ptr(&stream).0,
+        );
+        let m = ph.mlp();
+        let g: Vec<F8E5M2> = stream.clone_dtoh(&m.grad).unwrap();
+        assert_eq!(g.len(), 256 * 64);
+        let mlp = m.grad.device_ptr(&stream).0;
+        assert_eq!(mlp % 1024, 0, "grad aligned to 1024");
+        (attn, mlp)
+    };
+    for m in [1, 37, 255, 256] {
+        let step = sized(m);
+        let mut ph = slab.views_for(&step).unwrap();
+        let a = ph.attn();
+        let got = (
+            a.act.device_ptr(&stream).0,
+            a.w4.device_ptr(&stream).0,
+            a.scales.device_ptr(&stream).0,
+        );
+        assert_eq!(got, attn, "step {m}");
+        assert_eq!(a.act.len(), m * 64);
+        let b = ph.mlp();
+        assert_eq!(b.grad.device_ptr(&stream).0, mlp, "step {m}");
+    }
+    println!("gpu: FP8/FP4/E8M0 views round-trip; every step's views at the reserved addresses");
+}

@@ -5,13 +5,13 @@
 impl Pass {
     /**Sizes every field of [`Pass`] from its formula, with levers taken from `levers`.
 
-| field | bytes | condition |
-|---|---|---|
-| `x` | `4 * m * h` |  |
-| `qkv` | `4 * m * (3 * h)` |  |
-| `up` | `4 * m * (4 * h)` |  |
-| `mask` | `m * h` | zeroed |
-| `ids` | `4 * m` |  |
+| field | bytes | live | condition |
+|---|---|---|---|
+| `x` | `4 * m * h` | every phase |  |
+| `qkv` | `4 * m * (3 * h)` | `attn` |  |
+| `up` | `4 * m * (4 * h)` | `mlp` |  |
+| `mask` | `m * h` | `attn..=mlp` | zeroed |
+| `ids` | `4 * m` | `head` |  |
 
 # Errors
 

@@ -65,6 +65,9 @@ pub(super) fn arena_impl(m: &Model, g: &Gen) -> TokenStream {
         if f.attrs.zeroed.get().is_some() {
             info = quote!(#info.zeroed());
         }
+        if let Some(a) = f.attrs.align.get() {
+            info = quote!(#info.align(#a));
+        }
         if let Some(Some((a, b))) = m.live.get(fi) {
             info = quote!(#info.live(#a, #b));
         }

@@ -61,11 +61,25 @@ pub(super) fn doc_table(m: &Model) -> String {
             w.text
         ));
     }
-    s.push_str("| field | bytes | condition |\n|---|---|---|\n");
-    for f in &m.fields {
+    let phases = m.phases();
+    if phases.is_empty() {
+        s.push_str("| field | bytes | condition |\n|---|---|---|\n");
+    } else {
+        s.push_str("| field | bytes | live | condition |\n|---|---|---|---|\n");
+    }
+    for (i, f) in m.fields.iter().enumerate() {
         let info_cond = condition_text(f);
+        let live = match (phases.is_empty(), model::role(f)) {
+            (true, _) => String::new(),
+            (false, Some(Role::Value(_))) => "| - ".to_owned(),
+            (false, _) => match m.live.get(i).copied().flatten() {
+                Some((a, b)) if a == b => format!("| `{}` ", phases[a]),
+                Some((a, b)) => format!("| `{}..={}` ", phases[a], phases[b]),
+                None => "| every phase ".to_owned(),
+            },
+        };
         s.push_str(&format!(
-            "| `{}` | `{}` | {} |\n",
+            "| `{}` | `{}` {live}| {} |\n",
             f.ident,
             escape_md(&formula_text(f)),
             escape_md(&info_cond)
@@ -93,6 +107,9 @@ fn condition_text(f: &Field) -> String {
     }
     if f.attrs.zeroed.get().is_some() {
         parts.push("zeroed".into());
+    }
+    if let Some(a) = f.attrs.align.get() {
+        parts.push(format!("aligned to {a}"));
     }
     parts.join("; ")
 }
