@@ -134,23 +134,29 @@ impl Memory for Device {
         }
     }
 
-    fn addr(bytes: &Self::Bytes<'_>) -> usize {
-        bytes.offset
-    }
-
     fn cast<T: bytemuck::Pod>(bytes: Self::Bytes<'_>) -> Result<Self::Slice<'_, T>, usize> {
-        // The checks are `layout::cast`'s, shared with the host: the length
-        // is whole `T`s and a non-empty start is aligned (offsets count from
-        // the slab's aligned start).
         let (align, size) = (std::mem::align_of::<T>(), std::mem::size_of::<T>());
-        let DeviceBytes { mut view, .. } = bytes;
-        let len = view.len().checked_div(size).ok_or(align)?;
+        let DeviceBytes { mut view, offset } = bytes;
+        // Offsets count from the slab's start, aligned for the arena.
+        if offset % align != 0 || size == 0 || view.len() % size != 0 {
+            return Err(align);
+        }
+        let len = view.len() / size;
         // SAFETY: `T` is plain old data, so any bytes are a valid `T`; the
-        // start is aligned (checked by the caller, slab start aligned) and
-        // `len` elements fit exactly.
+        // start is aligned (checked above, slab start aligned) and `len`
+        // elements fit exactly.
         let typed = unsafe { view.transmute_mut::<T>(len) }.ok_or(align)?;
         // SAFETY: `typed` covers exactly `view`'s memory, consumed here.
         Ok(unsafe { extend(typed) })
+    }
+
+    fn empty<'a, T: bytemuck::Pod>(bytes: Self::Bytes<'a>) -> Self::Slice<'a, T> {
+        let DeviceBytes { mut view, .. } = bytes;
+        // SAFETY: no element: nothing is read or written through it, so its
+        // start's alignment does not matter.
+        let typed = unsafe { view.transmute_mut::<T>(0) }.expect("zero elements fit any view");
+        // SAFETY: `typed` covers no memory of `view`, consumed here.
+        unsafe { extend(typed) }
     }
 
     fn fill(bytes: &mut Self::Bytes<'_>, pattern: &[u8]) -> Result<(), String> {

@@ -242,6 +242,7 @@ impl<A: Arena> HostSlab<A> {
     }
 
     /// Every buffer of the arena as a typed view, all alive at once.
+    #[inline]
     pub fn views(&mut self) -> A::Views<'_, Host> {
         let slab = SlabRef {
             layout: &self.layout,
@@ -266,6 +267,7 @@ impl<A: Arena> HostSlab<A> {
     ///
     /// The views borrow `step` as well as the slab (a one-of region's views
     /// read its alternatives' step sizes when they are taken).
+    #[inline]
     pub fn views_for<'s>(&'s mut self, step: &'s A) -> Result<A::Views<'s, Host>, StepError> {
         let slab = SlabRef {
             layout: &self.layout,

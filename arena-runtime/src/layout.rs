@@ -195,14 +195,15 @@ pub trait Memory {
     fn split_at(bytes: Self::Bytes<'_>, mid: usize) -> (Self::Bytes<'_>, Self::Bytes<'_>);
     /// A shorter-lived borrow of the same bytes.
     fn reborrow<'b>(bytes: &'b mut Self::Bytes<'_>) -> Self::Bytes<'b>;
-    /// The address of the first byte, for the alignment check: a pointer on
-    /// the host, the offset from the slab's aligned start on a device.
-    fn addr(bytes: &Self::Bytes<'_>) -> usize;
-    /// Views `bytes` as elements of `T`. [`cast`] calls it after its checks,
-    /// one rule for every memory: the length a whole number of `T`, an empty
-    /// run whatever its address, else the start aligned for `T` (by
-    /// [`Memory::addr`]). `Err(align)` where the memory still refuses.
+    /// Views `bytes`, a non-empty run, as elements of `T`: `Err(align)`
+    /// where its length is not a whole number of `T` or its start is not
+    /// aligned for `T` (by address on the host, by offset from the slab's
+    /// aligned start on a device). [`cast`] calls it: an empty run never
+    /// reaches it (an empty view is taken wherever it sits), and its error
+    /// is named there.
     fn cast<T: bytemuck::Pod>(bytes: Self::Bytes<'_>) -> Result<Self::Slice<'_, T>, usize>;
+    /// An empty view of `T`.
+    fn empty<'a, T: bytemuck::Pod>(bytes: Self::Bytes<'a>) -> Self::Slice<'a, T>;
     /// Fills `bytes` with `pattern` repeated (for a phase's poison and
     /// zeroing); a device error as text.
     fn fill(bytes: &mut Self::Bytes<'_>, pattern: &[u8]) -> Result<(), String>;
@@ -232,15 +233,12 @@ impl Memory for Host {
         bytes
     }
     #[inline]
-    fn addr(bytes: &Self::Bytes<'_>) -> usize {
-        bytes.as_ptr() as usize
+    fn cast<T: bytemuck::Pod>(bytes: Self::Bytes<'_>) -> Result<Self::Slice<'_, T>, usize> {
+        bytemuck::try_cast_slice_mut(bytes).map_err(|_| std::mem::align_of::<T>())
     }
     #[inline]
-    fn cast<T: bytemuck::Pod>(bytes: Self::Bytes<'_>) -> Result<Self::Slice<'_, T>, usize> {
-        if bytes.is_empty() {
-            return Ok(&mut []);
-        }
-        bytemuck::try_cast_slice_mut(bytes).map_err(|_| std::mem::align_of::<T>())
+    fn empty<'a, T: bytemuck::Pod>(_: Self::Bytes<'a>) -> Self::Slice<'a, T> {
+        &mut []
     }
 
     fn fill(bytes: &mut Self::Bytes<'_>, pattern: &[u8]) -> Result<(), String> {
@@ -443,8 +441,8 @@ impl<'a, M: Memory, A: crate::Arena> FieldCarver<'a, M, A> {
         reserved: &'a crate::Region<B>,
         step: &'a crate::Region<B>,
     ) -> Result<B::Views<'a, M>, StepError> {
-        let region = self.carver.region(index, reserved.bytes)?;
-        let field = self.carver.field(index).0;
+        let (field, align) = self.carver.field(index);
+        let region = self.carver.take_bytes(field, reserved.bytes, align)?;
         step_fits(self.carver.arena, field, reserved.bytes, step.bytes)?;
         reserved.step_views::<M>(step, region)
     }
@@ -542,36 +540,58 @@ pub(crate) fn step_fits(
 }
 
 /// Views `bytes` as elements of `T`, naming the field on failure: the one
-/// rule of every [`Memory`] (host and device alike). A length that is not a
-/// whole number of `T` is [`SizeError::NotWholeElements`]; an empty run is
-/// an empty view wherever it starts (a zero-size buffer sits at the bare
-/// cursor); otherwise a start not aligned for `T` is
-/// [`CarveError::Misaligned`].
+/// rule of every [`Memory`] (host and device alike). An empty run is an
+/// empty view wherever it starts (a zero-size buffer sits at the bare
+/// cursor, which a guard can leave at any offset); otherwise the memory's
+/// cast, whose refusal is [`SizeError::NotWholeElements`] for a length that
+/// is not a whole number of `T` and [`CarveError::Misaligned`] else.
 #[inline]
 pub fn cast<'a, M: Memory, T: bytemuck::Pod>(
     arena: &'static str,
     field: &'static str,
     bytes: M::Bytes<'a>,
 ) -> Result<M::Slice<'a, T>, CarveError> {
-    let (len, elem_bytes) = (M::len(&bytes), core::mem::size_of::<T>());
-    if elem_bytes > 1 && len % elem_bytes != 0 {
-        return Err(CarveError::Size(SizeError::NotWholeElements {
+    let len = M::len(&bytes);
+    if len == 0 {
+        return Ok(M::empty::<T>(bytes));
+    }
+    match M::cast::<T>(bytes) {
+        Ok(view) => Ok(view),
+        Err(align) => Err(cast_error(
             arena,
             field,
-            bytes: len,
+            len,
+            core::mem::size_of::<T>(),
+            align,
+        )),
+    }
+}
+
+/// The error of [`cast`], out of its hot path: the length first, then the
+/// alignment.
+#[cold]
+#[inline(never)]
+fn cast_error(
+    arena: &'static str,
+    field: &'static str,
+    bytes: usize,
+    elem_bytes: usize,
+    align: usize,
+) -> CarveError {
+    if elem_bytes > 1 && bytes % elem_bytes != 0 {
+        CarveError::Size(SizeError::NotWholeElements {
+            arena,
+            field,
+            bytes,
             elem_bytes,
-        }));
+        })
+    } else {
+        CarveError::Misaligned {
+            arena,
+            field,
+            align,
+        }
     }
-    let align = core::mem::align_of::<T>();
-    let misaligned = CarveError::Misaligned {
-        arena,
-        field,
-        align,
-    };
-    if len > 0 && M::addr(&bytes) % align != 0 {
-        return Err(misaligned);
-    }
-    M::cast::<T>(bytes).map_err(|_| misaligned)
 }
 
 /// The first `bytes` bytes of a one-of region, for one alternative.

@@ -28,9 +28,9 @@ pub struct BufferInfo {
     pub elem_bytes: usize,
     /// Alignment of one element.
     pub elem_align: usize,
-    /// `align = N` on the field: its start is a multiple of `N`; 1 when not
-    /// given. The buffer's alignment is the largest of this, the element's
-    /// and the arena's ([`BufferInfo::align_in`]).
+    /// The buffer's own alignment: its element's, or `align = N` on the
+    /// field where that is larger. Inside an arena the larger of this and
+    /// the arena's ([`BufferInfo::align_in`]).
     pub align: usize,
     /// The logical shape, one formula per dimension; empty when not declared.
     pub shape: &'static [&'static str],
@@ -70,7 +70,7 @@ impl BufferInfo {
             dtype,
             elem_bytes: core::mem::size_of::<T>(),
             elem_align: core::mem::align_of::<T>(),
-            align: 1,
+            align: core::mem::align_of::<T>(),
             shape: &[],
             lever: None,
             when: None,
@@ -96,6 +96,7 @@ impl BufferInfo {
             dtype: "",
             elem_bytes: 1,
             elem_align: align,
+            align,
             nested: Some(arena),
             ..Self::buffer::<u8>(name, doc, formula, "")
         }
@@ -172,9 +173,14 @@ impl BufferInfo {
         }
     }
 
-    /// Aligned to `align` (`align = N`, a power of two).
+    /// Aligned to `align` (`align = N`, a power of two) where that is larger
+    /// than the element's alignment.
     pub const fn align(self, align: usize) -> Self {
-        BufferInfo { align, ..self }
+        if align > self.align {
+            BufferInfo { align, ..self }
+        } else {
+            self
+        }
     }
 
     /// Zero-filled when allocated (`zeroed`).
@@ -187,14 +193,11 @@ impl BufferInfo {
 
     /// Alignment of this field's start inside an arena aligned to `arena_align`.
     pub const fn align_in(&self, arena_align: usize) -> usize {
-        let mut a = arena_align;
-        if self.elem_align > a {
-            a = self.elem_align;
+        if self.align > arena_align {
+            self.align
+        } else {
+            arena_align
         }
-        if self.align > a {
-            a = self.align;
-        }
-        a
     }
 
     /// Whether the field takes space in the slab.

@@ -1,9 +1,9 @@
 //! The device's carving rules on host bytes. A device view knows its offset
 //! from the slab's aligned start, not an address, so `AtOffset` (below) is a
-//! `Memory` that counts offsets the way the device's does, over host bytes:
-//! carving through it runs the same shared checks (`arena`'s `layout::cast`:
-//! whole elements, empty views first, then alignment by `Memory::addr`) that
-//! device carving runs, without a GPU.
+//! `Memory` that casts the way the device's does (by offset), over host
+//! bytes: carving through it runs the same shared code (`arena`'s
+//! `layout::cast`: an empty view wherever it sits, then the memory's cast)
+//! that device carving runs, without a GPU.
 
 use arena::{Arena, Levers, Memory};
 use layouts::{BufferSizes, ModelConfig, Target};
@@ -42,16 +42,18 @@ impl Memory for AtOffset {
             offset: bytes.offset,
         }
     }
-    fn addr(bytes: &Piece<'_>) -> usize {
-        bytes.offset
-    }
     fn cast<T: bytemuck::Pod>(bytes: Self::Bytes<'_>) -> Result<Self::Slice<'_, T>, usize> {
-        // As the device's cast: no rule of its own beyond the shared checks
-        // (the host buffer below is 8-aligned, so offsets and addresses agree).
-        if bytes.bytes.is_empty() {
-            return Ok(&mut []);
+        // The device's rule: the offset aligned, whole elements; an empty
+        // run never gets here (the shared cast takes it first).
+        let align = std::mem::align_of::<T>();
+        if bytes.offset % align != 0 || bytes.bytes.len() % std::mem::size_of::<T>() != 0 {
+            return Err(align);
         }
-        bytemuck::try_cast_slice_mut(bytes.bytes).map_err(|_| std::mem::align_of::<T>())
+        // The host buffer below is 8-aligned, so the address agrees.
+        bytemuck::try_cast_slice_mut(bytes.bytes).map_err(|_| align)
+    }
+    fn empty<'a, T: bytemuck::Pod>(_: Self::Bytes<'a>) -> Self::Slice<'a, T> {
+        &mut []
     }
     fn fill(bytes: &mut Piece<'_>, pattern: &[u8]) -> Result<(), String> {
         for (d, s) in bytes.bytes.iter_mut().zip(pattern.iter().cycle()) {
