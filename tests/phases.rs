@@ -226,3 +226,45 @@ fn a_region_too_short_is_an_error_naming_the_buffer() {
         "{e}"
     );
 }
+
+/// An arena that opts into the planner's search.
+#[derive(Arena, Debug, Clone)]
+#[arena(params(n: usize), phases(p0, p1, p2, p3), align = 1, plan_budget = 50_000)]
+pub struct Searched {
+    #[arena(size = 50 * n, live = p0..=p2)]
+    pub a: usize,
+    #[arena(size = 40 * n, live = p0..=p1)]
+    pub b: usize,
+    #[arena(size = 60 * n, live = p3)]
+    pub c: usize,
+    #[arena(size = 70 * n, live = p1)]
+    pub d: usize,
+    #[arena(size = 80 * n, live = p2..=p3)]
+    pub e: usize,
+}
+
+#[test]
+fn a_plan_budget_reaches_every_path() {
+    assert_eq!(Searched::PLAN_BUDGET, 50_000);
+    assert_eq!(Pass::PLAN_BUDGET, 0);
+    let s = Searched::try_from_config_with(&Levers::new(), 1).unwrap();
+    let layout = s.layout().unwrap();
+    // The generated slab_bytes() plans with the same budget as layout().
+    assert_eq!(s.slab_bytes().unwrap(), layout.slab_bytes);
+    assert_eq!(layout.slab_bytes, s.lower_bound_bytes().unwrap());
+    // A slab with a budget of its own, and a bare carve: the same views.
+    for budget in [None, Some(0), Some(1_000_000)] {
+        let carving = Carving {
+            plan_budget: budget,
+            ..Carving::default()
+        };
+        let mut slab = HostSlab::with_carving(s.clone(), carving).unwrap();
+        let want = s
+            .layout_with_budget(0, true, budget.unwrap_or(Searched::PLAN_BUDGET))
+            .unwrap();
+        assert_eq!(slab.layout(), &want, "{budget:?}");
+        let mut ph = slab.views();
+        ph.p1().d.fill(7);
+        assert_eq!(ph.p3().c.len(), 60);
+    }
+}

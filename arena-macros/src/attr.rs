@@ -70,6 +70,8 @@ pub struct StructAttrs {
     pub when: Option<Formula>,
     /// `phases(a, b, c)`: the ordered phases of a forward pass.
     pub phases: Option<(Span, Vec<Ident>)>,
+    /// `plan_budget = N`: search nodes after greedy for a phased arena.
+    pub plan_budget: Option<(u64, Span)>,
     /// An item failed to parse: names it would have declared are unknown, so
     /// the formulas are not checked against them (no follow-on errors).
     pub incomplete: bool,
@@ -170,8 +172,15 @@ pub struct Field<'a> {
     pub attrs: FieldAttrs,
 }
 
-const STRUCT_KEYS: [&str; 7] = [
-    "params", "let", "lever", "align", "one_of", "when", "phases",
+const STRUCT_KEYS: [&str; 8] = [
+    "params",
+    "let",
+    "lever",
+    "align",
+    "one_of",
+    "when",
+    "phases",
+    "plan_budget",
 ];
 const FIELD_KEYS: [&str; 13] = [
     "align",
@@ -427,6 +436,28 @@ pub fn parse_struct_attrs(attrs: &[Attribute], errs: &mut Errors) -> StructAttrs
                         errs.at(key.span(), "duplicate key `one_of`");
                     }
                     out.one_of = Some(key.span());
+                }
+                // plan_budget = N: the planner's search budget (nodes)
+                "plan_budget" => {
+                    input.parse::<Token![=]>()?;
+                    let lit: LitInt = input.parse().map_err(|e| {
+                        syn::Error::new(
+                            e.span(),
+                            "`plan_budget` takes an integer literal, such as `plan_budget = 100_000`",
+                        )
+                    })?;
+                    match lit.base10_parse::<u64>() {
+                        Ok(v) => {
+                            if out.plan_budget.is_some() {
+                                errs.at(key.span(), "duplicate key `plan_budget`");
+                            }
+                            out.plan_budget = Some((v, lit.span()));
+                        }
+                        Err(_) => errs.at(
+                            lit.span(),
+                            format!("`plan_budget = {lit}` does not fit in a u64"),
+                        ),
+                    }
                 }
                 // phases(embed, attn, mlp, head): ordered phases
                 "phases" => {

@@ -710,6 +710,11 @@ pub(crate) fn planned<A: crate::Arena, const N: usize>(
         first: ranges[k].0,
         last: ranges[k].1,
     });
+    if A::PLAN_BUDGET > 0 {
+        // An arena that asked for the search: the heap path.
+        let (off, slab) = crate::plan::plan_with_budget(A::NAME, &items, guard, A::PLAN_BUDGET)?;
+        return Ok((core::array::from_fn(|k| off[k]), slab));
+    }
     let (mut offsets, mut order, mut conflicts) = ([0; N], [0; N], [crate::plan::Placed::EMPTY; N]);
     let slab = crate::plan::plan(
         A::NAME,

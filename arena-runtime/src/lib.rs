@@ -85,6 +85,9 @@ pub struct Carving {
     /// Lay the buffers of a phased arena out one after the other, as without
     /// phases (for comparing against the planned layout).
     pub unplanned: bool,
+    /// The planner's search budget for this slab, in place of the arena's
+    /// [`Arena::PLAN_BUDGET`] (`None`: the arena's).
+    pub plan_budget: Option<u64>,
 }
 
 impl Carving {
@@ -94,6 +97,7 @@ impl Carving {
             guard,
             poison: false,
             unplanned: false,
+            plan_budget: None,
         }
     }
 }
@@ -117,6 +121,11 @@ pub trait Arena: Sized {
     /// The arena-level condition (`#[arena(when = ...)]`) as written: while
     /// it is false every buffer is 0. `None` when the arena has none.
     const WHEN: Option<&'static str> = None;
+    /// The planner's search budget for this arena (`#[arena(plan_budget =
+    /// N)]`): nodes of the search after greedy, where greedy stays above the
+    /// busiest phase's bytes ([`plan::plan_with_budget`]). 0, the default,
+    /// is greedy alone, with no heap in `slab_bytes()` and carving.
+    const PLAN_BUDGET: u64 = 0;
     /// The declared phases, in order (`#[arena(phases(...))]`); empty when
     /// none are declared, and every buffer lives at once.
     const PHASES: &'static [&'static str] = &[];
@@ -344,17 +353,34 @@ pub trait Arena: Sized {
 
     /// The layout `carving` asks for: its guard, planned unless `unplanned`.
     fn layout_for(&self, carving: Carving) -> Result<Layout, SizeError> {
-        self.layout_planned(
+        self.layout_with_budget(
             carving.guard,
             !carving.unplanned && !Self::PHASES.is_empty(),
+            carving.plan_budget.unwrap_or(Self::PLAN_BUDGET),
         )
     }
 
     /// The layout, planned (buffers of disjoint phases share bytes) or not.
     fn layout_planned(&self, guard: usize, planned: bool) -> Result<Layout, SizeError> {
+        self.layout_with_budget(guard, planned, Self::PLAN_BUDGET)
+    }
+
+    /// [`Arena::layout_planned`] with the planner's search budget `budget`
+    /// ([`plan::plan_with_budget`]).
+    fn layout_with_budget(
+        &self,
+        guard: usize,
+        planned: bool,
+        budget: u64,
+    ) -> Result<Layout, SizeError> {
         let planned = planned && !Self::ONE_OF;
         let offsets = if planned {
-            Some(plan::plan_offsets(Self::NAME, &plan_items(self), guard)?)
+            Some(plan::plan_with_budget(
+                Self::NAME,
+                &plan_items(self),
+                guard,
+                budget,
+            )?)
         } else {
             None
         };

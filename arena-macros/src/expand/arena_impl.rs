@@ -160,6 +160,10 @@ pub(super) fn arena_impl(m: &Model, g: &Gen) -> TokenStream {
     let phase_names = m.phases().iter().map(ToString::to_string);
     let phases_item = (!m.phases().is_empty())
         .then(|| quote!(const PHASES: &'static [&'static str] = &[#(#phase_names),*];));
+    let budget_item = m
+        .attrs
+        .plan_budget
+        .map(|(b, _)| quote!(const PLAN_BUDGET: u64 = #b;));
     let when_item = m.attrs.when.as_ref().map(|w| {
         let w = &w.text;
         quote!(const WHEN: ::core::option::Option<&'static str> = ::core::option::Option::Some(#w);)
@@ -218,6 +222,7 @@ pub(super) fn arena_impl(m: &Model, g: &Gen) -> TokenStream {
             const BUFFERS: &'static [::arena::BufferInfo] = &[#(#infos),*];
             #levers_const
             #when_item
+            #budget_item
             #phases_item
             type Views<'a, M: ::arena::Memory> = #views<'a, M> where Self: 'a;
             type Shapes = #shapes_ty;

@@ -8,9 +8,20 @@
 //! with the longest-lived buffers first, then in shuffled orders of fixed
 //! seeds, keeping the smallest; the buffers one after the other where that is
 //! no larger (so the plan never loses to no plan). Deterministic, and no
-//! heap allocation: the caller hands in the scratch.
+//! heap allocation: the caller hands in the scratch ([`plan`]).
+//!
+//! For larger problems, [`plan_with_budget`] searches after greedy (the
+//! search module: a depth-first search over skyline placements, restarted
+//! with growing node limits) while the plan is above the busiest phase's
+//! bytes; [`Problem`] reads and writes MiniMalloc's CSV form, what the
+//! `arena-plan` binary plans.
 
 use crate::error::SizeError;
+
+mod problem;
+mod search;
+
+pub use problem::{Buffer, Problem, ProblemError};
 
 /// One buffer to place: its bytes, alignment and inclusive phase range.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -158,16 +169,21 @@ enum Order {
 
 /// The bytes (with the guard) of the busiest phase: what no plan can go
 /// below. Called once a plan fits, so every phase's bytes fit in a `usize`
-/// (the plan holds them side by side) and the wrapping sums are exact. `None`
-/// for more than 64 phases (not worth a second plan).
+/// (the plan holds them side by side) and the wrapping sums are exact. Any
+/// number of phases: a difference array up to 64, else the sum at each
+/// buffer's first phase (the busiest phase is one of them). `None` only for
+/// an item whose range is empty.
 fn busiest(items: &[Item], guard: usize) -> Option<usize> {
     // A difference array: each buffer's bytes added at its first phase and
     // taken away after its last.
     let mut delta = [0usize; 66];
     let mut phases = 0;
     for it in items.iter().filter(|it| it.bytes > 0) {
-        if it.last > 64 || it.first > it.last {
+        if it.first > it.last {
             return None;
+        }
+        if it.last >= 64 {
+            return Some(busiest_of_many(items, guard));
         }
         let b = it.bytes.wrapping_add(guard);
         delta[it.first] = delta[it.first].wrapping_add(b);
@@ -180,6 +196,145 @@ fn busiest(items: &[Item], guard: usize) -> Option<usize> {
         most = most.max(live);
     }
     Some(most)
+}
+
+/// [`busiest`] past 64 phases, with no scratch: the sum at each buffer's
+/// first phase (the busiest phase is one of them).
+fn busiest_of_many(items: &[Item], guard: usize) -> usize {
+    let live = || items.iter().filter(|it| it.bytes > 0);
+    live()
+        .map(|it| {
+            live()
+                .filter(|o| o.first <= it.first && it.first <= o.last)
+                .fold(0usize, |sum, o| {
+                    sum.wrapping_add(o.bytes.wrapping_add(guard))
+                })
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// [`plan_offsets`], then, while the plan is above the busiest phase's
+/// bytes and `budget` nodes remain, a search for a lower one: a
+/// depth-first search over skyline placements (the lowest point of the
+/// used height over time filled first, by a buffer that starts there or by
+/// waste), first for a plan at the bound, then for each plan lower than the
+/// best so far. Deterministic: the budget counts the search's nodes, so the
+/// same items give the same offsets on every machine. Never above
+/// [`plan_offsets`]'s plan; a plan at the bound ends the search at once.
+///
+/// A budget of 0 is [`plan_offsets`]. The search runs 0.2 to 1 million
+/// nodes a second on a few hundred buffers (BENCHMARKS.md has its heights
+/// on MiniMalloc's hard problems at several budgets).
+///
+/// ```
+/// use arena_runtime::plan::{Item, plan_offsets, plan_with_budget};
+/// let item = |bytes, first, last| Item { name: "x", bytes, align: 1, first, last };
+/// // Greedy by size leaves a hole these five cannot share.
+/// let items = [item(50, 0, 2), item(40, 0, 1), item(60, 3, 3), item(70, 1, 1), item(80, 2, 3)];
+/// let (_, greedy) = plan_offsets("A", &items, 0).unwrap();
+/// let (offsets, slab) = plan_with_budget("A", &items, 0, 10_000).unwrap();
+/// assert!(slab <= greedy);
+/// assert_eq!(slab, 160); // the busiest phase: no plan is lower
+/// # let _ = offsets;
+/// ```
+pub fn plan_with_budget(
+    arena: &'static str,
+    items: &[Item],
+    guard: usize,
+    budget: u64,
+) -> Result<(Vec<usize>, usize), SizeError> {
+    let (mut offsets, mut slab) = plan_offsets(arena, items, guard)?;
+    if budget == 0 {
+        return Ok((offsets, slab));
+    }
+    let Some(bound) = busiest(items, guard) else {
+        return Ok((offsets, slab));
+    };
+    if slab <= bound {
+        return Ok((offsets, slab));
+    }
+    // Time: the phase boundaries, compressed to the ones some buffer has.
+    let mut times: Vec<usize> = items
+        .iter()
+        .filter(|it| it.bytes > 0)
+        .flat_map(|it| [it.first, it.last + 1])
+        .collect();
+    times.sort_unstable();
+    times.dedup();
+    let at = |t: usize| times.binary_search(&t).unwrap_or(0);
+    let jobs: Vec<search::Job> = items
+        .iter()
+        .enumerate()
+        .filter(|(_, it)| it.bytes > 0)
+        .map(|(k, it)| search::Job {
+            start: at(it.first),
+            end: at(it.last + 1),
+            // Fits: the greedy plan placed it.
+            foot: it.bytes + guard,
+            align: it.align,
+            item: k,
+        })
+        .collect();
+    let spans = times.len().saturating_sub(1);
+    let mut left = budget;
+    let keep = |off: &[usize], slab: &mut usize, offsets: &mut Vec<usize>| {
+        let height = jobs
+            .iter()
+            .zip(off)
+            .map(|(j, &o)| o + j.foot)
+            .max()
+            .unwrap_or(0);
+        if height < *slab {
+            *slab = height;
+            offsets.iter_mut().for_each(|o| *o = 0);
+            for (j, &o) in jobs.iter().zip(off) {
+                offsets[j.item] = o;
+            }
+        }
+    };
+    // The bound first, with a sixteenth of the budget: where it is reached
+    // the plan is optimal.
+    let found = search::Search::run(&jobs, spans, bound, (budget / 16).max(1), 0);
+    left = left.saturating_sub(found.nodes.max(1));
+    if let Some(off) = found.offsets {
+        keep(&off, &mut slab, &mut offsets);
+    }
+    // Then lower plans: restarts, each below the best so far, with node
+    // limits that grow by the Luby sequence and orders shaken by the
+    // restart's number, so that one bad early choice does not take the
+    // whole budget.
+    let mut restart = 0u64;
+    while left > 0 && slab > bound {
+        restart += 1;
+        let limit = (SEARCH_UNIT * luby(restart)).min(left);
+        let found = search::Search::run(&jobs, spans, slab - 1, limit, restart - 1);
+        left = left.saturating_sub(found.nodes.max(1));
+        if let Some(off) = found.offsets {
+            keep(&off, &mut slab, &mut offsets);
+        }
+    }
+    Ok((offsets, slab))
+}
+
+/// Nodes of the shortest restart of the search.
+const SEARCH_UNIT: u64 = 2_000;
+
+/// The Luby sequence (1, 1, 2, 1, 1, 2, 4, 1, ...): restart `i`'s share, in
+/// units.
+fn luby(i: u64) -> u64 {
+    let mut i = i;
+    loop {
+        // The smallest k with 2^k - 1 >= i.
+        let mut k = 1u32;
+        while (1u64 << k) - 1 < i {
+            k += 1;
+        }
+        if (1u64 << k) - 1 == i {
+            return 1 << (k - 1);
+        }
+        i -= (1u64 << (k - 1)) - 1;
+    }
 }
 
 /// SplitMix64's finalizer over a seed and an index: a fixed, well-spread hash.

@@ -1,0 +1,194 @@
+//! A static allocation problem in MiniMalloc's CSV form (`id,lower,upper,size`,
+//! a buffer live over the half-open time range `[lower, upper)`), planned
+//! with [`super::plan_with_budget`], and its solution in the same form with
+//! an `offset` column. What `arena-plan` reads and writes.
+
+use std::fmt;
+
+/// One buffer of a problem, as its file gives it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Buffer {
+    /// The `id` column, kept as written.
+    pub id: String,
+    /// First time it is live.
+    pub lower: u64,
+    /// First time it is no longer live (`upper > lower`).
+    pub upper: u64,
+    /// Bytes.
+    pub size: usize,
+}
+
+/// A problem: its buffers in file order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// The buffers.
+    pub buffers: Vec<Buffer>,
+}
+
+/// Why a problem file could not be read: the line (1-based), the column
+/// where there is one, and what was wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProblemError {
+    /// 1-based line.
+    pub line: usize,
+    /// The column's name, where the fault is in one.
+    pub column: Option<&'static str>,
+    /// What was wrong.
+    pub message: String,
+}
+
+impl fmt::Display for ProblemError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.column {
+            Some(c) => write!(f, "line {}, column `{c}`: {}", self.line, self.message),
+            None => write!(f, "line {}: {}", self.line, self.message),
+        }
+    }
+}
+
+impl std::error::Error for ProblemError {}
+
+const COLUMNS: [&str; 4] = ["id", "lower", "upper", "size"];
+
+impl Problem {
+    /// Reads a problem: a header naming `id`, `lower`, `upper` and `size` (in
+    /// any order, other columns ignored), then one buffer a line.
+    pub fn parse(text: &str) -> Result<Problem, ProblemError> {
+        let err = |line, column, message: String| ProblemError {
+            line,
+            column,
+            message,
+        };
+        let mut lines = text
+            .lines()
+            .enumerate()
+            .map(|(i, l)| (i + 1, l.trim_end_matches('\r')))
+            .filter(|(_, l)| !l.trim().is_empty());
+        let Some((hline, header)) = lines.next() else {
+            return Err(err(
+                1,
+                None,
+                "the file is empty: expected a header `id,lower,upper,size`".into(),
+            ));
+        };
+        let names: Vec<&str> = header.split(',').map(str::trim).collect();
+        let mut index = [0usize; 4];
+        for (k, want) in COLUMNS.iter().enumerate() {
+            index[k] = names.iter().position(|n| n == want).ok_or_else(|| {
+                err(
+                    hline,
+                    Some(want),
+                    format!("the header has no `{want}` column (it has `{header}`)"),
+                )
+            })?;
+        }
+        let mut buffers = Vec::new();
+        let mut seen = std::collections::HashMap::new();
+        for (line, row) in lines {
+            let cells: Vec<&str> = row.split(',').map(str::trim).collect();
+            let cell = |k: usize| -> Result<&str, ProblemError> {
+                cells.get(index[k]).copied().ok_or_else(|| {
+                    err(
+                        line,
+                        Some(COLUMNS[k]),
+                        format!("missing (the row has {} cells)", cells.len()),
+                    )
+                })
+            };
+            let number = |k: usize| -> Result<u64, ProblemError> {
+                let v = cell(k)?;
+                v.parse::<u64>().map_err(|_| {
+                    err(
+                        line,
+                        Some(COLUMNS[k]),
+                        format!("`{v}` is not a whole number"),
+                    )
+                })
+            };
+            let id = cell(0)?.to_owned();
+            let (lower, upper) = (number(1)?, number(2)?);
+            let size = usize::try_from(number(3)?)
+                .map_err(|_| err(line, Some("size"), "too large for this machine".into()))?;
+            if upper <= lower {
+                return Err(err(
+                    line,
+                    Some("upper"),
+                    format!(
+                        "{upper} is not after lower {lower}: a buffer is live over [lower, upper)"
+                    ),
+                ));
+            }
+            if let Some(first) = seen.insert(id.clone(), line) {
+                return Err(err(
+                    line,
+                    Some("id"),
+                    format!("`{id}` is given twice (first on line {first})"),
+                ));
+            }
+            buffers.push(Buffer {
+                id,
+                lower,
+                upper,
+                size,
+            });
+        }
+        if buffers.is_empty() {
+            return Err(err(hline, None, "no buffers after the header".into()));
+        }
+        Ok(Problem { buffers })
+    }
+
+    /// The planner's items: time compressed to the distinct boundaries, each
+    /// buffer live from its `lower`'s index to the index before its
+    /// `upper`'s, aligned to `align`.
+    pub fn items(&self, align: usize) -> Vec<super::Item> {
+        let mut times: Vec<u64> = self
+            .buffers
+            .iter()
+            .flat_map(|b| [b.lower, b.upper])
+            .collect();
+        times.sort_unstable();
+        times.dedup();
+        let at = |t: u64| times.binary_search(&t).unwrap_or(0);
+        self.buffers
+            .iter()
+            .map(|b| super::Item {
+                name: "",
+                bytes: b.size,
+                align,
+                first: at(b.lower),
+                last: at(b.upper) - 1,
+            })
+            .collect()
+    }
+
+    /// The largest sum of sizes live at one time: no plan is lower.
+    pub fn lower_bound(&self) -> usize {
+        let items = self.items(1);
+        let phases = items.iter().map(|i| i.last + 1).max().unwrap_or(0);
+        let mut delta = vec![0i128; phases + 1];
+        for it in &items {
+            delta[it.first] += it.bytes as i128;
+            delta[it.last + 1] -= it.bytes as i128;
+        }
+        let (mut live, mut most) = (0i128, 0i128);
+        for d in delta {
+            live += d;
+            most = most.max(live);
+        }
+        usize::try_from(most).unwrap_or(usize::MAX)
+    }
+
+    /// The solution file: the header with `offset` added, then each buffer
+    /// with its offset, in file order.
+    pub fn solution_csv(&self, offsets: &[usize]) -> String {
+        let mut out = String::from("id,lower,upper,size,offset\n");
+        for (b, o) in self.buffers.iter().zip(offsets) {
+            out.push_str(&format!(
+                "{},{},{},{},{o}\n",
+                b.id, b.lower, b.upper, b.size
+            ));
+        }
+        out
+    }
+}

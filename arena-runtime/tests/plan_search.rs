@@ -1,0 +1,89 @@
+//! The planner's search on 10,000 random problems, small and large: no two
+//! buffers live at a common phase overlap, every offset is aligned, the plan
+//! is never above greedy's (`plan_offsets`), never below the busiest phase,
+//! and the same items give the same offsets.
+
+use arena_runtime::plan::{Item, lower_bound, plan_offsets, plan_with_budget};
+use proptest::prelude::*;
+
+fn arb_item(phases: usize) -> impl Strategy<Value = Item> {
+    let bytes = prop_oneof![
+        4 => 1usize..=4096,
+        1 => Just(0usize),
+        1 => (1usize << 20)..=(1usize << 24),
+    ];
+    (bytes, 0u32..=6, 0..phases, 0..phases).prop_map(|(bytes, a, p, q)| Item {
+        name: "x",
+        bytes,
+        align: 1 << a,
+        first: p.min(q),
+        last: p.max(q),
+    })
+}
+
+/// Small problems (up to 24 buffers, 8 phases) nine times in ten, large
+/// ones (up to 160 buffers over up to 300 phases, past the planner's
+/// difference array) the tenth.
+fn arb_problem() -> impl Strategy<Value = (Vec<Item>, usize)> {
+    prop_oneof![
+        9 => (1usize..=8).prop_flat_map(|p| (prop::collection::vec(arb_item(p), 1..=24), 0usize..=64)),
+        1 => (64usize..=300).prop_flat_map(|p| (prop::collection::vec(arb_item(p), 40..=160), Just(0usize))),
+    ]
+}
+
+fn cases() -> u32 {
+    if cfg!(miri) { 4 } else { 10_000 }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
+
+    #[test]
+    fn the_search_is_sound_and_never_worse((items, guard) in arb_problem()) {
+        let (greedy, greedy_slab) = plan_offsets("A", &items, guard).unwrap();
+        let (off, slab) = plan_with_budget("A", &items, guard, 300).unwrap();
+        prop_assert!(slab <= greedy_slab, "{slab} above greedy's {greedy_slab}");
+        let phases = items.iter().map(|i| i.last + 1).max().unwrap_or(1);
+        let bound = lower_bound("A", &items, phases, 1).unwrap();
+        prop_assert!(slab >= bound, "{slab} below the bound {bound}");
+        for (i, a) in items.iter().enumerate() {
+            // (A zero-size buffer takes no space: it sits anywhere.)
+            if a.bytes > 0 {
+                prop_assert_eq!(off[i] % a.align, 0, "buffer {} unaligned", i);
+                prop_assert!(off[i] + a.bytes + guard <= slab, "buffer {} outside", i);
+            }
+            for (j, b) in items.iter().enumerate().take(i) {
+                if a.bytes > 0 && b.bytes > 0 && a.overlaps(b) {
+                    let disjoint = off[i] + a.bytes + guard <= off[j] || off[j] + b.bytes + guard <= off[i];
+                    prop_assert!(disjoint, "{} and {} overlap", i, j);
+                }
+            }
+        }
+        // Deterministic: the same items, the same offsets.
+        prop_assert_eq!(plan_with_budget("A", &items, guard, 300).unwrap(), (off, slab));
+        // A budget of 0 is greedy.
+        prop_assert_eq!(plan_with_budget("A", &items, guard, 0).unwrap(), (greedy, greedy_slab));
+    }
+}
+
+#[test]
+fn the_search_reaches_the_bound_where_greedy_does_not() {
+    let item = |bytes, first, last| Item {
+        name: "x",
+        bytes,
+        align: 1,
+        first,
+        last,
+    };
+    let items = [
+        item(50, 0, 2),
+        item(40, 0, 1),
+        item(60, 3, 3),
+        item(70, 1, 1),
+        item(80, 2, 3),
+    ];
+    let (_, greedy) = plan_offsets("A", &items, 0).unwrap();
+    let (_, searched) = plan_with_budget("A", &items, 0, 10_000).unwrap();
+    assert!(searched <= greedy);
+    assert_eq!(searched, 160, "the busiest phase");
+}

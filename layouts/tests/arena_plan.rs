@@ -1,0 +1,150 @@
+//! `arena-plan` end to end: a small problem planned and written, a plan
+//! above `--capacity`, and each kind of bad input.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("arena-plan-test-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Runs `arena-plan` on `input`; its exit code, stdout, stderr and output.
+fn run(name: &str, input: &str, extra: &[&str]) -> (i32, String, String, Option<String>) {
+    let d = dir(name);
+    let (inp, out) = (d.join("in.csv"), d.join("out.csv"));
+    std::fs::write(&inp, input).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_arena-plan"))
+        .arg("--input")
+        .arg(&inp)
+        .arg("--output")
+        .arg(&out)
+        .args(extra)
+        .output()
+        .unwrap();
+    let written = std::fs::read_to_string(&out).ok();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+        written,
+    )
+}
+
+/// Five buffers over four times that greedy by size alone fragments (170);
+/// the planner packs them at the busiest time's 160.
+const SMALL: &str = "id,lower,upper,size\n0,0,3,50\n1,0,2,40\n2,3,4,60\n3,1,2,70\n4,2,4,80\n";
+
+#[test]
+fn plans_a_small_problem_end_to_end() {
+    let (code, stdout, stderr, out) = run("small", SMALL, &[]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains("5 buffers, height 160, lower bound 160"),
+        "{stdout}"
+    );
+    let out = out.unwrap();
+    let mut lines = out.lines();
+    assert_eq!(lines.next(), Some("id,lower,upper,size,offset"));
+    let rows: Vec<(u64, u64, usize, usize)> = lines
+        .map(|l| {
+            let c: Vec<&str> = l.split(',').collect();
+            (
+                c[1].parse().unwrap(),
+                c[2].parse().unwrap(),
+                c[3].parse().unwrap(),
+                c[4].parse().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(rows.len(), 5);
+    for (i, a) in rows.iter().enumerate() {
+        assert!(a.3 + a.2 <= 160);
+        for b in &rows[..i] {
+            let live_together = a.0 < b.1 && b.0 < a.1;
+            if live_together {
+                assert!(
+                    a.3 + a.2 <= b.3 || b.3 + b.2 <= a.3,
+                    "{a:?} and {b:?} overlap"
+                );
+            }
+        }
+    }
+    // Without the search (the greedy passes only), and aligned.
+    let (code, stdout, _, _) = run("greedy", SMALL, &["--budget", "0"]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("5 buffers, height 160"), "{stdout}");
+    let (code, _, _, out) = run("aligned", SMALL, &["--align", "64"]);
+    assert_eq!(code, 0);
+    for l in out.unwrap().lines().skip(1) {
+        let off: usize = l.rsplit(',').next().unwrap().parse().unwrap();
+        assert_eq!(off % 64, 0, "{l}");
+    }
+}
+
+#[test]
+fn a_plan_above_the_capacity_is_exit_1() {
+    let (code, _, stderr, _) = run("cap", SMALL, &["--capacity", "150"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("height 160 is 10 bytes above the capacity 150"),
+        "{stderr}"
+    );
+    let (code, _, _, _) = run("cap-ok", SMALL, &["--capacity", "160"]);
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn bad_input_is_exit_2_naming_the_line_and_column() {
+    let cases = [
+        (
+            "missing",
+            "id,lower,size\n0,0,4\n",
+            "line 1, column `upper`: the header has no `upper` column",
+        ),
+        (
+            "nan",
+            "id,lower,upper,size\n0,0,4,12\n1,0,x4,8\n",
+            "line 3, column `upper`: `x4` is not a whole number",
+        ),
+        (
+            "negative",
+            "id,lower,upper,size\n0,0,4,-12\n",
+            "line 2, column `size`: `-12` is not a whole number",
+        ),
+        (
+            "short",
+            "id,lower,upper,size\n0,0,4\n",
+            "line 2, column `size`: missing",
+        ),
+        (
+            "backwards",
+            "id,lower,upper,size\n0,5,5,8\n",
+            "line 2, column `upper`: 5 is not after lower 5",
+        ),
+        (
+            "duplicate",
+            "id,lower,upper,size\n7,0,4,8\n7,1,2,8\n",
+            "line 3, column `id`: `7` is given twice (first on line 2)",
+        ),
+        ("empty", "", "line 1: the file is empty"),
+        (
+            "header-only",
+            "id,lower,upper,size\n",
+            "line 1: no buffers after the header",
+        ),
+    ];
+    for (name, input, want) in cases {
+        let (code, _, stderr, _) = run(name, input, &[]);
+        assert_eq!(code, 2, "{name}: {stderr}");
+        assert!(stderr.contains(want), "{name}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{name}: one line: {stderr}");
+    }
+    let (code, _, stderr, _) = run("align", SMALL, &["--align", "3"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("--align 3 is not a power of two"),
+        "{stderr}"
+    );
+}
