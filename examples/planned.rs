@@ -1,10 +1,12 @@
 //! Declared lifetimes: the scratch of a transformer forward pass by phase,
 //! planned so that buffers never live together share bytes.
 //!
-//! `cargo run --example planned [max_batch_tokens]` prints the unplanned,
-//! planned and lower-bound bytes of a Llama-3.1-8B-like shape and a map of
-//! which buffer occupies which bytes in each phase, then runs the small model
-//! through the planned and the unplanned slab and compares the logits.
+//! `cargo run --example planned [max_batch_tokens] [--svg plan.svg]` prints
+//! the unplanned, planned and lower-bound bytes of a Llama-3.1-8B-like shape
+//! and a map of which buffer occupies which bytes in each phase (with
+//! `--svg`, also drawn as a picture through `arena::report`), then runs the
+//! small model through the planned and the unplanned slab and compares the
+//! logits.
 
 #[path = "tiny/mod.rs"]
 mod tiny;
@@ -48,10 +50,13 @@ fn map(a: &Forward) -> String {
 }
 
 fn main() {
-    let m: usize = std::env::args()
-        .nth(1)
-        .and_then(|a| a.parse().ok())
-        .unwrap_or(4096);
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let svg = args.iter().position(|a| a == "--svg").map(|i| {
+        args.get(i + 1)
+            .cloned()
+            .unwrap_or_else(|| "plan.svg".into())
+    });
+    let m: usize = args.iter().find_map(|a| a.parse().ok()).unwrap_or(4096);
     let big = Forward::try_from_config_with(&Levers::new(), &Tiny::LLAMA_8B, m).unwrap();
     let (unplanned, planned, lower) = (
         big.unplanned_bytes().unwrap(),
@@ -77,6 +82,11 @@ fn main() {
     );
     println!("\nwhich buffer holds which bytes, by phase (the slab is 64 columns wide):");
     print!("{}", map(&big));
+    if let Some(path) = svg {
+        let report = arena::report::Report::of(&big).unwrap();
+        std::fs::write(&path, report.svg()).unwrap();
+        println!("\nthe memory map, drawn: {path}");
+    }
 
     let c = Tiny::SMALL;
     let w = Weights::new(&c, 7);

@@ -2,6 +2,7 @@
 //!
 //! Run it with `cargo run --example quickstart`.
 
+use arena::report::Report;
 use arena::{Arena, HostSlab, Levers};
 
 /// What the sizing reads from the model.
@@ -41,17 +42,6 @@ pub struct Scratch {
     pub norm_unit_w: usize,
 }
 
-fn human(bytes: usize) -> String {
-    const UNITS: [&str; 4] = ["B", "KiB", "MiB", "GiB"];
-    let mut v = bytes as f64;
-    let mut unit = 0;
-    while v >= 1024.0 && unit + 1 < UNITS.len() {
-        v /= 1024.0;
-        unit += 1;
-    }
-    format!("{v:.1} {}", UNITS[unit])
-}
-
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let config = ModelConfig {
         hidden_size: 2048,
@@ -64,31 +54,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let scratch = Scratch::try_from_config_with(&levers, &config, 4096)?;
     let layout = scratch.layout()?;
 
-    println!(
-        "{:<16} {:>6} {:>14} {:>11} {:>10}  formula",
-        "buffer", "dtype", "bytes", "size", "offset"
-    );
-    for (info, place) in Scratch::BUFFERS.iter().zip(&layout.placements) {
-        println!(
-            "{:<16} {:>6} {:>14} {:>11} {:>10}  {}",
-            info.name,
-            info.dtype,
-            place.bytes,
-            human(place.bytes),
-            place.offset,
-            info.formula
-        );
-    }
-    println!(
-        "total_bytes {} ({})",
-        scratch.total_bytes(),
-        human(scratch.total_bytes())
-    );
-    println!(
-        "slab_bytes  {} ({})",
-        layout.slab_bytes,
-        human(layout.slab_bytes)
-    );
+    // The size table, through `arena::report` (feature `report`).
+    print!("{}", Report::of(&scratch)?.table());
 
     // One host allocation, every buffer a typed view, all alive at once.
     let mut slab = HostSlab::new(scratch)?;

@@ -28,5 +28,8 @@ pub use arena_runtime::checked;
 /// The offset planner of arenas with declared phases.
 pub use arena_runtime::plan;
 
+#[cfg(feature = "report")]
+pub mod report;
+
 #[doc(hidden)]
 pub use arena_runtime::__private;

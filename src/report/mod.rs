@@ -1,0 +1,596 @@
+//! A report of any derived arena (feature `report`): its buffers as a table,
+//! JSON and CSV, and a picture of its memory map.
+//!
+//! ```
+//! use arena::{Arena, Levers};
+//! use arena::report::Report;
+//!
+//! #[derive(Arena)]
+//! #[arena(params(m: usize), phases(attn, mlp))]
+//! struct Scratch {
+//!     #[arena(shape = [m, 64], dtype = f32)]
+//!     x: usize,
+//!     #[arena(shape = [m, 192], dtype = bf16, live = attn)]
+//!     qkv: usize,
+//!     #[arena(shape = [m, 256], dtype = bf16, live = mlp)]
+//!     up: usize,
+//! }
+//!
+//! let s = Scratch::try_from_config_with(&Levers::new(), 128).unwrap();
+//! let report = Report::of(&s).unwrap();
+//! assert!(report.table().lines().all(|l| l.chars().count() <= 120));
+//! assert_eq!(report.json()["buffers"][1]["live"], serde_json::json!(["attn", "attn"]));
+//! assert!(report.svg().starts_with("<svg"));
+//! ```
+
+use std::fmt::Write as _;
+
+use arena_runtime::{Arena, FieldKind, SizeError};
+
+pub mod gpu;
+
+pub use gpu::Gpu;
+
+/// The widest line of [`Report::table`].
+pub const TABLE_WIDTH: usize = 120;
+
+/// One field of the arena in a report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Row {
+    /// The field.
+    pub name: &'static str,
+    /// Its bytes (a value field's value).
+    pub bytes: usize,
+    /// Its offset in the slab; `None` for a value field, which is not carved.
+    pub offset: Option<usize>,
+    /// The element type's name, a nested arena's name, or `-`.
+    pub dtype: String,
+    /// `[d0, d1, ...]`, `(sub-layout)` for a nested region, or `-`.
+    pub shape: String,
+    /// The size formula as written.
+    pub formula: &'static str,
+    /// The on/off lever that gates it.
+    pub lever: Option<&'static str>,
+    /// Its conditions as text (`lever X; when ...`), empty when none.
+    pub condition: String,
+    /// Whether it counts in `total_bytes()`.
+    pub in_total: bool,
+    /// The first and last phase it is live in (indices in
+    /// [`Report::phases`]); `None` for a value field.
+    pub live: Option<(usize, usize)>,
+    /// Its start's alignment in the arena.
+    pub align: usize,
+}
+
+/// A sized arena with everything a report shows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Report {
+    /// The derived struct.
+    pub arena: &'static str,
+    /// The declared phases; empty without.
+    pub phases: &'static [&'static str],
+    /// The arena-level condition, as written.
+    pub when: Option<&'static str>,
+    /// One allocation's bytes.
+    pub slab_bytes: usize,
+    /// The sum of the buffers counted in the total.
+    pub total_bytes: usize,
+    /// The slab without sharing.
+    pub unplanned_bytes: usize,
+    /// The busiest phase's bytes: no plan is lower.
+    pub lower_bound_bytes: usize,
+    /// Every field, in declaration order.
+    pub rows: Vec<Row>,
+    /// The GPU the report relates the arena to.
+    pub gpu: Option<Gpu>,
+}
+
+impl Report {
+    /// The report of `x`: its layout (planned, for an arena with phases),
+    /// totals and every field's metadata. A layout that cannot be computed
+    /// is the [`SizeError`].
+    pub fn of<A: Arena>(x: &A) -> Result<Report, SizeError> {
+        let layout = x.layout()?;
+        let phases = A::PHASES.len();
+        let rows = A::BUFFERS
+            .iter()
+            .enumerate()
+            .map(|(i, info)| {
+                let (dtype, shape) = match info.kind {
+                    FieldKind::Nested => (
+                        info.nested.unwrap_or("-").to_owned(),
+                        "(sub-layout)".to_owned(),
+                    ),
+                    FieldKind::Value => ("-".to_owned(), "-".to_owned()),
+                    FieldKind::Buffer if info.shape.is_empty() => {
+                        (info.dtype.to_owned(), "-".to_owned())
+                    }
+                    FieldKind::Buffer => (
+                        info.dtype.to_owned(),
+                        format!("[{}]", info.shape.join(", ")),
+                    ),
+                };
+                let carved = info.is_carved();
+                Row {
+                    name: info.name,
+                    bytes: x.field_bytes(i),
+                    offset: carved.then(|| layout.offset_of(info.name)).flatten(),
+                    dtype,
+                    shape,
+                    formula: info.formula,
+                    lever: info.lever,
+                    condition: info.condition(),
+                    in_total: info.in_total && carved,
+                    live: carved.then(|| info.phases(phases.max(1))),
+                    align: info.align_in(A::ALIGN),
+                }
+            })
+            .collect();
+        Ok(Report {
+            arena: A::NAME,
+            phases: A::PHASES,
+            when: A::WHEN,
+            slab_bytes: layout.slab_bytes,
+            total_bytes: x.total_bytes(),
+            unplanned_bytes: x.unplanned_bytes()?,
+            lower_bound_bytes: x.lower_bound_bytes()?,
+            rows,
+            gpu: None,
+        })
+    }
+
+    /// This report related to `gpu`: the slab's share of its memory in the
+    /// table and the JSON.
+    pub fn on_gpu(mut self, gpu: Gpu) -> Self {
+        self.gpu = Some(gpu);
+        self
+    }
+
+    /// The slab's share of the GPU's memory, when a GPU is given.
+    pub fn gpu_fraction(&self) -> Option<f64> {
+        self.gpu
+            .map(|g| self.slab_bytes as f64 / g.memory_bytes.max(1) as f64)
+    }
+
+    /// A phase range as text: `attn`, `attn..=mlp`, or `all`.
+    fn live_text(&self, live: Option<(usize, usize)>) -> String {
+        match live {
+            None => "-".into(),
+            Some(_) if self.phases.is_empty() => "all".into(),
+            Some((a, b)) if a == b => self.phases[a].to_owned(),
+            Some((a, b)) if a == 0 && b + 1 == self.phases.len() => "all".into(),
+            Some((a, b)) => format!("{}..={}", self.phases[a], self.phases[b]),
+        }
+    }
+
+    /// Aligned columns, then the totals; no line wider than
+    /// [`TABLE_WIDTH`] characters: long shapes, conditions and formulas end
+    /// in `…`.
+    pub fn table(&self) -> String {
+        self.table_within(Some(TABLE_WIDTH))
+    }
+
+    /// The table with every cell whole.
+    pub fn wide_table(&self) -> String {
+        self.table_within(None)
+    }
+
+    fn table_within(&self, max: Option<usize>) -> String {
+        let phased = !self.phases.is_empty();
+        let mut header = vec!["buffer", "dtype", "shape", "bytes", "size", "offset"];
+        if phased {
+            header.push("live");
+        }
+        header.extend(["condition", "formula"]);
+        let right: Vec<bool> = header
+            .iter()
+            .map(|h| matches!(*h, "bytes" | "size" | "offset"))
+            .collect();
+        let mut cells: Vec<Vec<String>> = self
+            .rows
+            .iter()
+            .map(|r| {
+                let mut c = vec![
+                    r.name.to_owned(),
+                    r.dtype.clone(),
+                    r.shape.clone(),
+                    r.bytes.to_string(),
+                    human(r.bytes),
+                    r.offset.map_or("-".into(), |o| o.to_string()),
+                ];
+                if phased {
+                    c.push(self.live_text(r.live));
+                }
+                c.push(if r.condition.is_empty() {
+                    "-".into()
+                } else {
+                    r.condition.clone()
+                });
+                c.push(r.formula.to_owned());
+                c
+            })
+            .collect();
+        let n = header.len();
+        let mut width: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+        for row in &cells {
+            for (w, c) in width.iter_mut().zip(row) {
+                *w = (*w).max(c.chars().count());
+            }
+        }
+        if let Some(max) = max {
+            // The shape, condition and formula columns give way, longest first.
+            let cut = [2, n - 2, n - 1];
+            let total = |w: &[usize]| w.iter().sum::<usize>() + 2 * (n - 1);
+            while total(&width) > max {
+                let Some(&widest) = cut
+                    .iter()
+                    .filter(|&&i| width[i] > header[i].len().max(4))
+                    .max_by_key(|&&i| width[i])
+                else {
+                    break;
+                };
+                width[widest] -= 1;
+            }
+            for row in &mut cells {
+                for &i in &cut {
+                    row[i] = ellipsize(&row[i], width[i]);
+                }
+            }
+        }
+        let mut out = String::new();
+        let line = |cols: &[String], out: &mut String| {
+            let mut s = String::new();
+            for (i, c) in cols.iter().enumerate() {
+                let pad = width[i].saturating_sub(c.chars().count());
+                if right[i] {
+                    s.push_str(&" ".repeat(pad));
+                    s.push_str(c);
+                } else {
+                    s.push_str(c);
+                    s.push_str(&" ".repeat(pad));
+                }
+                if i + 1 < cols.len() {
+                    s.push_str("  ");
+                }
+            }
+            out.push_str(s.trim_end());
+            out.push('\n');
+        };
+        line(
+            &header.iter().map(|h| h.to_string()).collect::<Vec<_>>(),
+            &mut out,
+        );
+        for row in &cells {
+            line(row, &mut out);
+        }
+        out.push('\n');
+        if let Some(w) = self.when {
+            let _ = writeln!(out, "every buffer is 0 unless {}", ellipsize(w, 90));
+        }
+        let mut total = |name: &str, bytes: usize| {
+            let _ = writeln!(out, "{name:<18} {bytes:>16}  {}", human(bytes));
+        };
+        total("total_bytes", self.total_bytes);
+        total("slab_bytes", self.slab_bytes);
+        if phased {
+            total("unplanned_bytes", self.unplanned_bytes);
+            total("lower_bound_bytes", self.lower_bound_bytes);
+        }
+        if let (Some(g), Some(f)) = (self.gpu, self.gpu_fraction()) {
+            let _ = writeln!(
+                out,
+                "on {}: {} of {} ({})",
+                g.display,
+                human(self.slab_bytes),
+                human(g.memory_bytes),
+                percent(f)
+            );
+        }
+        out
+    }
+
+    /// The report as JSON: `arena`, `slab_bytes`, `total_bytes`,
+    /// `unplanned_bytes`, `lower_bound_bytes`, `phases`, `when`, `gpu` (with
+    /// `fraction`, where given) and `buffers`, one object per field with
+    /// `name`, `bytes`, `offset`, `dtype`, `shape`, `formula`, `lever`,
+    /// `condition`, `in_total`, `live` (`[first, last]` phase names), `align`.
+    pub fn json(&self) -> serde_json::Value {
+        let phase = |k: usize| self.phases.get(k).copied().unwrap_or("all");
+        let buffers: Vec<serde_json::Value> = self
+            .rows
+            .iter()
+            .map(|r| {
+                serde_json::json!({
+                    "name": r.name,
+                    "bytes": r.bytes,
+                    "offset": r.offset,
+                    "dtype": r.dtype,
+                    "shape": r.shape,
+                    "formula": r.formula,
+                    "lever": r.lever,
+                    "condition": r.condition,
+                    "in_total": r.in_total,
+                    "live": r.live.map(|(a, b)| [phase(a), phase(b)]),
+                    "align": r.align,
+                })
+            })
+            .collect();
+        serde_json::json!({
+            "arena": self.arena,
+            "slab_bytes": self.slab_bytes,
+            "total_bytes": self.total_bytes,
+            "unplanned_bytes": self.unplanned_bytes,
+            "lower_bound_bytes": self.lower_bound_bytes,
+            "phases": self.phases,
+            "when": self.when,
+            "gpu": self.gpu.map(|g| serde_json::json!({
+                "name": g.name,
+                "memory_bytes": g.memory_bytes,
+                "fraction": self.gpu_fraction(),
+            })),
+            "buffers": buffers,
+        })
+    }
+
+    /// A header, then one line per field:
+    /// `name,bytes,offset,dtype,shape,lever,in_total,live,formula`.
+    pub fn csv(&self) -> String {
+        let mut out = String::from("name,bytes,offset,dtype,shape,lever,in_total,live,formula\n");
+        for r in &self.rows {
+            let _ = writeln!(
+                out,
+                "{},{},{},{},{},{},{},{},{}",
+                r.name,
+                r.bytes,
+                r.offset.map_or(String::new(), |o| o.to_string()),
+                csv_field(&r.dtype),
+                csv_field(&r.shape),
+                r.lever.unwrap_or(""),
+                r.in_total,
+                csv_field(&self.live_text(r.live)),
+                csv_field(r.formula),
+            );
+        }
+        out
+    }
+
+    /// The memory map as SVG: phases across (one column without phases),
+    /// bytes up from the slab's start, a labelled rectangle for each
+    /// non-empty buffer in each phase it is live in, and the lower bound as a
+    /// dashed line. An empty slab is a picture that says so.
+    pub fn svg(&self) -> String {
+        let map = self.map();
+        let mut out = String::new();
+        let (w, h) = (SVG_WIDTH, SVG_HEIGHT);
+        let _ = writeln!(
+            out,
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="11">"#
+        );
+        let _ = writeln!(
+            out,
+            r#"<rect x="0" y="0" width="{w}" height="{h}" fill="white"/>"#
+        );
+        let title = format!(
+            "{}: {} slab ({} unplanned, {} lower bound)",
+            self.arena,
+            human(self.slab_bytes),
+            human(self.unplanned_bytes),
+            human(self.lower_bound_bytes)
+        );
+        let _ = writeln!(
+            out,
+            r#"<text x="{}" y="20" font-size="14">{}</text>"#,
+            MARGIN_LEFT,
+            xml(&title)
+        );
+        if self.slab_bytes == 0 {
+            let _ = writeln!(
+                out,
+                r#"<text x="{}" y="{}" font-size="14">empty slab: every buffer is 0 bytes</text>"#,
+                MARGIN_LEFT,
+                h / 2
+            );
+            out.push_str("</svg>\n");
+            return out;
+        }
+        // Axes, and the columns' names.
+        let (x0, y0, y1) = (MARGIN_LEFT, h - MARGIN_BOTTOM, MARGIN_TOP);
+        let _ = writeln!(
+            out,
+            r##"<line x1="{x0}" y1="{y0}" x2="{}" y2="{y0}" stroke="#333"/><line x1="{x0}" y1="{y0}" x2="{x0}" y2="{y1}" stroke="#333"/>"##,
+            w - MARGIN_RIGHT
+        );
+        for (c, name) in map.columns.iter().enumerate() {
+            let (cx, cw) = map.column(c);
+            let _ = writeln!(
+                out,
+                r#"<text x="{}" y="{}" text-anchor="middle">{}</text>"#,
+                cx + cw / 2.0,
+                y0 + 16,
+                xml(name)
+            );
+        }
+        let _ = writeln!(
+            out,
+            r#"<text x="{}" y="{}" text-anchor="end">0</text><text x="{}" y="{}" text-anchor="end">{}</text>"#,
+            x0 - 4,
+            y0,
+            x0 - 4,
+            y1 + 4,
+            xml(&human(self.slab_bytes))
+        );
+        for b in &map.boxes {
+            let color = b.color;
+            for c in b.first..=b.last {
+                let (x, cw) = map.column(c);
+                let (top, bottom) = (map.y(b.offset + b.bytes), map.y(b.offset));
+                let _ = writeln!(
+                    out,
+                    r##"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="{color}" stroke="#222" stroke-width="0.5"><title>{} ({}, offset {})</title></rect>"##,
+                    x + 2.0,
+                    top,
+                    cw - 4.0,
+                    (bottom - top).max(0.5),
+                    xml(b.name),
+                    xml(&human(b.bytes)),
+                    b.offset
+                );
+                if bottom - top >= 13.0 {
+                    let _ = writeln!(
+                        out,
+                        r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
+                        x + cw / 2.0,
+                        (top + bottom) / 2.0 + 4.0,
+                        xml(b.name)
+                    );
+                }
+            }
+        }
+        let yb = map.y(self.lower_bound_bytes.min(self.slab_bytes));
+        let _ = writeln!(
+            out,
+            r##"<line x1="{x0}" y1="{yb:.1}" x2="{}" y2="{yb:.1}" stroke="#c00" stroke-dasharray="6 4"/><text x="{}" y="{:.1}" fill="#c00" text-anchor="end">lower bound</text>"##,
+            w - MARGIN_RIGHT,
+            w - MARGIN_RIGHT,
+            yb - 4.0
+        );
+        out.push_str("</svg>\n");
+        out
+    }
+
+    /// What [`Report::svg`] draws, in its coordinates: for tests and other
+    /// renderers.
+    pub fn map(&self) -> MemoryMap {
+        let columns: Vec<String> = if self.phases.is_empty() {
+            vec![self.arena.to_owned()]
+        } else {
+            self.phases.iter().map(|p| p.to_string()).collect()
+        };
+        let last = columns.len() - 1;
+        let boxes = self
+            .rows
+            .iter()
+            .filter(|r| r.bytes > 0)
+            .filter_map(|r| {
+                let (first, l) = r.live?;
+                Some((r, first, l, r.offset?))
+            })
+            .enumerate()
+            .map(|(k, (r, first, l, offset))| MapBox {
+                name: r.name,
+                offset,
+                bytes: r.bytes,
+                first: first.min(last),
+                last: l.min(last),
+                color: PALETTE[k % PALETTE.len()],
+            })
+            .collect();
+        MemoryMap {
+            columns,
+            slab_bytes: self.slab_bytes,
+            boxes,
+        }
+    }
+}
+
+/// The memory map a report draws: columns (phases) across, bytes up.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MemoryMap {
+    /// The columns' names: the phases, or the arena's name.
+    pub columns: Vec<String>,
+    /// Bytes the height stands for.
+    pub slab_bytes: usize,
+    /// One box per non-empty carved buffer.
+    pub boxes: Vec<MapBox>,
+}
+
+/// A buffer in the memory map: its bytes and the columns it spans.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MapBox {
+    /// The field.
+    pub name: &'static str,
+    /// Its offset.
+    pub offset: usize,
+    /// Its bytes.
+    pub bytes: usize,
+    /// The first and last column it is drawn in.
+    pub first: usize,
+    /// See `first`.
+    pub last: usize,
+    /// Its fill, `#rrggbb`.
+    pub color: &'static str,
+}
+
+/// The picture's size and margins, in SVG units (pixels).
+pub const SVG_WIDTH: usize = 900;
+/// See [`SVG_WIDTH`].
+pub const SVG_HEIGHT: usize = 600;
+const MARGIN_LEFT: usize = 90;
+const MARGIN_RIGHT: usize = 20;
+const MARGIN_TOP: usize = 40;
+const MARGIN_BOTTOM: usize = 40;
+
+const PALETTE: [&str; 10] = [
+    "#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7",
+    "#9c755f", "#bab0ac",
+];
+
+impl MemoryMap {
+    /// The left edge and width of column `c`.
+    pub fn column(&self, c: usize) -> (f64, f64) {
+        let plot = (SVG_WIDTH - MARGIN_LEFT - MARGIN_RIGHT) as f64;
+        let cw = plot / self.columns.len().max(1) as f64;
+        (MARGIN_LEFT as f64 + c as f64 * cw, cw)
+    }
+
+    /// The picture's `y` of byte `offset` (0 at the bottom axis).
+    pub fn y(&self, offset: usize) -> f64 {
+        let plot = (SVG_HEIGHT - MARGIN_TOP - MARGIN_BOTTOM) as f64;
+        let bottom = (SVG_HEIGHT - MARGIN_BOTTOM) as f64;
+        bottom - plot * offset as f64 / self.slab_bytes.max(1) as f64
+    }
+}
+
+/// Bytes with a binary unit: `12.0 MiB`.
+pub fn human(bytes: usize) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut v = bytes as f64;
+    let mut unit = 0;
+    while v >= 1024.0 && unit + 1 < UNITS.len() {
+        v /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} B")
+    } else {
+        format!("{v:.1} {}", UNITS[unit])
+    }
+}
+
+fn percent(f: f64) -> String {
+    format!("{:.1} %", f * 100.0)
+}
+
+fn ellipsize(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s.to_owned();
+    }
+    let mut out: String = s.chars().take(max.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}
+
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_owned()
+    }
+}
+
+fn xml(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}

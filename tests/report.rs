@@ -1,0 +1,212 @@
+//! `arena::report` on a user's own arenas: the table within 120 columns,
+//! the JSON and CSV, and the memory map rendered as a picture (resvg) with
+//! each buffer's rectangle where its offset and phases say.
+
+use arena::report::{Report, SVG_HEIGHT, SVG_WIDTH};
+use arena::{Arena, Levers, Region, SizeError};
+
+#[derive(Arena, Debug, Clone)]
+#[arena(params(m: usize), align = 64)]
+pub struct Heads {
+    #[arena(shape = [m, 4], dtype = f32)]
+    pub q: usize,
+    #[arena(shape = [m], dtype = u32)]
+    pub idx: usize,
+}
+
+/// A user-style arena: phases, a nested region, a lever, a long formula.
+#[derive(Arena, Debug, Clone)]
+#[arena(params(m: usize, h: usize), phases(embed, attn, mlp, head), align = 64)]
+#[arena(lever(DEMO_FP8))]
+pub struct Forward {
+    /// The residual stream.
+    #[arena(shape = [m, h], dtype = bf16)]
+    pub x: usize,
+    #[arena(shape = [m, 3 * h], dtype = bf16, live = attn)]
+    pub qkv: usize,
+    #[arena(nested(m), live = attn)]
+    pub heads: Region<Heads>,
+    #[arena(size = max(ceil16(m) * (4 * h) * 2, 65536 * 4 + h * h * 2 + m * m), dtype = bf16, live = mlp)]
+    pub up: usize,
+    #[arena(size = ceil16(m) * h / 128 * 4, dtype = f32, lever = DEMO_FP8, live = mlp)]
+    pub scales: usize,
+    #[arena(shape = [m], dtype = u32, live = head)]
+    pub ids: usize,
+    #[arena(value = m * h)]
+    pub tokens_times_h: usize,
+}
+
+fn forward(m: usize) -> Forward {
+    Forward::try_from_config_with(&Levers::new().with("DEMO_FP8", "1"), m, 256).unwrap()
+}
+
+#[test]
+fn a_user_arena_reports_table_json_and_csv() {
+    let f = forward(100);
+    let r = Report::of(&f).unwrap();
+    let table = r.table();
+    assert!(table.lines().all(|l| l.chars().count() <= 120), "{table}");
+    assert!(table.contains('…'), "the long formula is cut:\n{table}");
+    assert!(!r.wide_table().contains('…'));
+    assert!(
+        table.contains("heads") && table.contains("(sub-layout)"),
+        "{table}"
+    );
+    assert!(
+        table.contains("attn..=mlp") || table.contains("mlp"),
+        "{table}"
+    );
+    let layout = f.layout().unwrap();
+    let j = r.json();
+    assert_eq!(j["arena"], "Forward");
+    assert_eq!(j["slab_bytes"], layout.slab_bytes);
+    assert_eq!(j["total_bytes"], f.total_bytes());
+    assert_eq!(j["lower_bound_bytes"], f.lower_bound_bytes().unwrap());
+    assert_eq!(
+        j["phases"],
+        serde_json::json!(["embed", "attn", "mlp", "head"])
+    );
+    let bufs = j["buffers"].as_array().unwrap();
+    assert_eq!(bufs.len(), Forward::BUFFERS.len());
+    for b in bufs {
+        for key in [
+            "name",
+            "bytes",
+            "offset",
+            "dtype",
+            "shape",
+            "formula",
+            "lever",
+            "condition",
+            "in_total",
+            "live",
+        ] {
+            assert!(b.get(key).is_some(), "{key} in {b}");
+        }
+        let name = b["name"].as_str().unwrap();
+        if name != "tokens_times_h" {
+            assert_eq!(b["offset"], layout.offset_of(name).unwrap());
+        }
+    }
+    assert_eq!(bufs[1]["live"], serde_json::json!(["attn", "attn"]));
+    assert_eq!(bufs[0]["live"], serde_json::json!(["embed", "head"]));
+    assert_eq!(bufs[4]["lever"], "DEMO_FP8");
+    assert_eq!(
+        bufs[6]["offset"],
+        serde_json::Value::Null,
+        "a value is not carved"
+    );
+    let csv = r.csv();
+    assert_eq!(csv.lines().count(), 1 + Forward::BUFFERS.len());
+    assert!(csv.starts_with("name,bytes,offset,dtype,shape,lever,in_total,live,formula\n"));
+    // On a GPU: its share.
+    let on = r.on_gpu(arena::report::gpu::find("h100").unwrap());
+    assert!(on.table().contains("on H100 SXM"), "{}", on.table());
+    assert!(on.json()["gpu"]["fraction"].as_f64().unwrap() > 0.0);
+}
+
+/// The picture rendered, and sampled at each rectangle's centre.
+fn render(svg: &str) -> resvg::tiny_skia::Pixmap {
+    let tree =
+        resvg::usvg::Tree::from_str(svg, &resvg::usvg::Options::default()).expect("the SVG parses");
+    let mut pixmap = resvg::tiny_skia::Pixmap::new(SVG_WIDTH as u32, SVG_HEIGHT as u32).unwrap();
+    resvg::render(
+        &tree,
+        resvg::tiny_skia::Transform::default(),
+        &mut pixmap.as_mut(),
+    );
+    pixmap
+}
+
+fn rgb(hex: &str) -> (u8, u8, u8) {
+    let v = u32::from_str_radix(&hex[1..], 16).unwrap();
+    ((v >> 16) as u8, (v >> 8) as u8, v as u8)
+}
+
+#[test]
+fn the_memory_map_renders_each_buffer_where_its_offset_and_phases_say() {
+    let f = forward(100);
+    let r = Report::of(&f).unwrap();
+    let map = r.map();
+    assert_eq!(map.columns, ["embed", "attn", "mlp", "head"]);
+    let pixmap = render(&r.svg());
+    let mut checked = 0;
+    for b in &map.boxes {
+        let (top, bottom) = (map.y(b.offset + b.bytes), map.y(b.offset));
+        if bottom - top < 4.0 {
+            continue; // too thin to sample
+        }
+        for c in 0..map.columns.len() {
+            let (x, w) = map.column(c);
+            let px = pixmap
+                .pixel((x + w / 2.0) as u32, ((top + bottom) / 2.0) as u32)
+                .unwrap();
+            let live = b.first <= c && c <= b.last;
+            let is_box = (px.red(), px.green(), px.blue()) == rgb(b.color);
+            if live {
+                assert!(is_box, "{} in column {c}: {px:?}", b.name);
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 6, "{checked} rectangles sampled");
+    // qkv (attn) and up (mlp) share bytes: the same rows, other columns.
+    let qkv = map.boxes.iter().find(|b| b.name == "qkv").unwrap();
+    let up = map.boxes.iter().find(|b| b.name == "up").unwrap();
+    assert_eq!((qkv.first, qkv.last), (1, 1));
+    assert_eq!((up.first, up.last), (2, 2));
+    assert!(up.offset < qkv.offset + qkv.bytes && qkv.offset < up.offset + up.bytes);
+}
+
+#[derive(Arena, Debug, Clone)]
+#[arena(params(n: usize))]
+pub struct Flat {
+    #[arena(size = n)]
+    pub a: usize,
+    #[arena(size = 2 * n, dtype = u16)]
+    pub b: usize,
+}
+
+#[test]
+fn an_arena_without_phases_is_one_column_and_an_empty_one_says_so() {
+    let r = Report::of(&Flat::try_from_config_with(&Levers::new(), 1000).unwrap()).unwrap();
+    let map = r.map();
+    assert_eq!(map.columns, ["Flat"]);
+    let pixmap = render(&r.svg());
+    for b in &map.boxes {
+        let (x, w) = map.column(0);
+        let (top, bottom) = (map.y(b.offset + b.bytes), map.y(b.offset));
+        let px = pixmap
+            .pixel((x + w / 2.0) as u32, ((top + bottom) / 2.0) as u32)
+            .unwrap();
+        assert_eq!(
+            (px.red(), px.green(), px.blue()),
+            rgb(b.color),
+            "{}",
+            b.name
+        );
+    }
+    let empty = Report::of(&Flat::try_from_config_with(&Levers::new(), 0).unwrap()).unwrap();
+    let svg = empty.svg();
+    assert!(svg.contains("empty slab"), "{svg}");
+    render(&svg);
+}
+
+#[derive(Arena, Debug, Clone)]
+#[arena(params(n: usize), phases(a, b))]
+pub struct Overflowing {
+    #[arena(size = n, live = a)]
+    pub x: usize,
+    #[arena(size = n, live = a)]
+    pub y: usize,
+}
+
+#[test]
+fn a_report_of_an_arena_that_does_not_lay_out_is_the_size_error() {
+    let big = Overflowing {
+        x: usize::MAX - 10,
+        y: 100,
+    };
+    let e = Report::of(&big).unwrap_err();
+    assert!(matches!(e, SizeError::SlabOverflow { .. }), "{e}");
+}
