@@ -96,6 +96,11 @@ fn a_user_arena_reports_table_json_and_csv() {
         serde_json::Value::Null,
         "a value is not carved"
     );
+    // The nested region's buffers at their absolute offsets.
+    let nested = j["nested"].as_array().unwrap();
+    assert_eq!(nested.len(), 2);
+    assert_eq!(nested[1]["path"], "heads.idx");
+    assert_eq!(nested[1]["offset"], layout.offset_of("heads.idx").unwrap());
     let csv = r.csv();
     assert_eq!(csv.lines().count(), 1 + Forward::BUFFERS.len());
     assert!(csv.starts_with("name,bytes,offset,dtype,shape,lever,in_total,live,formula\n"));

@@ -81,6 +81,9 @@ pub struct Report {
     pub lower_bound_bytes: usize,
     /// Every field, in declaration order.
     pub rows: Vec<Row>,
+    /// The buffers inside nested regions, at every depth, with their paths
+    /// (`region.buffer`) and absolute offsets ([`arena_runtime::Layout::flatten`]).
+    pub nested: Vec<arena_runtime::FlatBuffer>,
     /// The GPU the report relates the arena to.
     pub gpu: Option<Gpu>,
 }
@@ -135,6 +138,11 @@ impl Report {
             unplanned_bytes: x.unplanned_bytes()?,
             lower_bound_bytes: x.lower_bound_bytes()?,
             rows,
+            nested: layout
+                .flatten()
+                .into_iter()
+                .filter(|b| b.depth > 0)
+                .collect(),
             gpu: None,
         })
     }
@@ -293,7 +301,9 @@ impl Report {
     /// `unplanned_bytes`, `lower_bound_bytes`, `phases`, `when`, `gpu` (with
     /// `fraction`, where given) and `buffers`, one object per field with
     /// `name`, `bytes`, `offset`, `dtype`, `shape`, `formula`, `lever`,
-    /// `condition`, `in_total`, `live` (`[first, last]` phase names), `align`.
+    /// `condition`, `in_total`, `live` (`[first, last]` phase names), `align`;
+    /// and `nested`, every buffer inside a nested region with its `path`,
+    /// absolute `offset` and `bytes`.
     pub fn json(&self) -> serde_json::Value {
         let phase = |k: usize| self.phases.get(k).copied().unwrap_or("all");
         let buffers: Vec<serde_json::Value> = self
@@ -329,6 +339,11 @@ impl Report {
                 "fraction": self.gpu_fraction(),
             })),
             "buffers": buffers,
+            "nested": self.nested.iter().map(|b| serde_json::json!({
+                "path": b.path,
+                "offset": b.offset,
+                "bytes": b.bytes,
+            })).collect::<Vec<_>>(),
         })
     }
 
