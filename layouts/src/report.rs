@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use arena::{Arena, FieldKind, Levers};
+use arena::{Arena, Levers};
 use serde_json::{Value, json};
 
 use crate::gpu::Gpu;
@@ -76,19 +76,8 @@ pub struct Report {
     pub lower_bound_bytes: usize,
 }
 
-/// One field of the arena in the report.
-pub struct Row {
-    pub name: &'static str,
-    pub bytes: usize,
-    /// `None` for a value field, which is not carved.
-    pub offset: Option<usize>,
-    pub dtype: String,
-    pub shape: String,
-    pub formula: &'static str,
-    pub lever: Option<&'static str>,
-    pub condition: String,
-    pub in_total: bool,
-}
+/// One field of the arena in the report: the generic report's row.
+pub use arena::report::Row;
 
 /// Sizes the arena and lays it out; errors are one line naming the cause.
 pub fn build(
@@ -108,46 +97,8 @@ pub fn build(
         &target,
     )
     .map_err(|e| format!("{source}: {e}"))?;
-    let layout = sizes.layout().map_err(|e| format!("{source}: {e}"))?;
-    let unplanned_bytes = sizes
-        .unplanned_bytes()
-        .map_err(|e| format!("{source}: {e}"))?;
-    let lower_bound_bytes = sizes
-        .lower_bound_bytes()
-        .map_err(|e| format!("{source}: {e}"))?;
-    let values = sizes.sizes();
-    let rows = BufferSizes::BUFFERS
-        .iter()
-        .zip(values)
-        .map(|(info, (_, bytes))| {
-            let (dtype, shape) = match info.kind {
-                FieldKind::Nested => (
-                    info.nested.unwrap_or("").to_owned(),
-                    "(sub-layout)".to_owned(),
-                ),
-                FieldKind::Value => ("-".to_owned(), "-".to_owned()),
-                FieldKind::Buffer => (
-                    info.dtype.to_owned(),
-                    if info.shape.is_empty() {
-                        "-".to_owned()
-                    } else {
-                        format!("[{}]", info.shape.join(", "))
-                    },
-                ),
-            };
-            Row {
-                name: info.name,
-                bytes,
-                offset: layout.offset_of(info.name),
-                dtype,
-                shape,
-                formula: info.formula,
-                lever: info.lever,
-                condition: info.condition(),
-                in_total: info.in_total,
-            }
-        })
-        .collect();
+    // The rows, the layout and its bounds: the generic report's.
+    let generic = arena::report::Report::of(&sizes).map_err(|e| format!("{source}: {e}"))?;
     Ok(Report {
         sizes,
         limits,
@@ -155,30 +106,17 @@ pub fn build(
         levers: levers.clone(),
         source: source.to_owned(),
         model_type: config.model_type.clone(),
-        rows,
-        slab_bytes: layout.slab_bytes,
+        rows: generic.rows,
+        slab_bytes: generic.slab_bytes,
         gpu: None,
         reader: None,
-        unplanned_bytes,
-        lower_bound_bytes,
+        unplanned_bytes: generic.unplanned_bytes,
+        lower_bound_bytes: generic.lower_bound_bytes,
     })
 }
 
-/// Bytes with a binary unit: `12.0 MiB`.
-pub fn human(bytes: usize) -> String {
-    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
-    let mut v = bytes as f64;
-    let mut unit = 0;
-    while v >= 1024.0 && unit + 1 < UNITS.len() {
-        v /= 1024.0;
-        unit += 1;
-    }
-    if unit == 0 {
-        format!("{bytes} B")
-    } else {
-        format!("{v:.1} {}", UNITS[unit])
-    }
-}
+/// Bytes with a binary unit: `12.0 MiB` (the generic report's).
+pub use arena::report::human;
 
 impl Report {
     /// The `n` carved buffers with the most bytes, largest first (ties by name).
