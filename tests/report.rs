@@ -107,7 +107,7 @@ fn a_user_arena_reports_table_json_and_csv() {
     // On a GPU: its share.
     let on = r.on_gpu(arena::report::gpu::find("h100").unwrap());
     assert!(on.table().contains("on H100 SXM"), "{}", on.table());
-    assert!(on.json()["gpu"]["fraction"].as_f64().unwrap() > 0.0);
+    assert!(on.json()["gpu"]["arena_fraction"].as_f64().unwrap() > 0.0);
 }
 
 /// The picture rendered, and sampled at each rectangle's centre.
@@ -214,4 +214,40 @@ fn a_report_of_an_arena_that_does_not_lay_out_is_the_size_error() {
     };
     let e = Report::of(&big).unwrap_err();
     assert!(matches!(e, SizeError::SlabOverflow { .. }), "{e}");
+}
+
+#[test]
+fn a_sweep_over_any_parameter_of_a_user_arena() {
+    let sweep = arena::report::Sweep::over("m", [64, 256, 1024], |m| {
+        Forward::try_from_config_with(&Levers::new(), m, 256)
+    })
+    .unwrap();
+    assert_eq!(sweep.points.len(), 3);
+    let table = sweep.table();
+    assert_eq!(table.lines().count(), 4, "{table}");
+    assert!(table.lines().next().unwrap().contains("largest buffers"));
+    let j = sweep.json();
+    assert_eq!(j["param"], "m");
+    assert_eq!(j["points"][2]["value"], 1024);
+    assert_eq!(
+        j["points"][2]["slab_bytes"],
+        Forward::try_from_config_with(&Levers::new(), 1024, 256)
+            .unwrap()
+            .slab_bytes()
+            .unwrap()
+    );
+    assert_eq!(sweep.csv().lines().count(), 4);
+    let series = sweep.series();
+    assert_eq!(series.last().unwrap().0, "other");
+    let path = std::env::temp_dir().join(format!("arena-sweep-{}.svg", std::process::id()));
+    sweep.chart(&path, "Forward by m").unwrap();
+    let svg = std::fs::read_to_string(&path).unwrap();
+    render(&svg);
+    std::fs::remove_file(&path).ok();
+    // A sizing error stops the sweep with it.
+    let e = arena::report::Sweep::over("m", [1, usize::MAX], |m| {
+        Forward::try_from_config_with(&Levers::new(), m, 256)
+    })
+    .unwrap_err();
+    assert!(e.to_string().contains("Forward"), "{e}");
 }

@@ -74,6 +74,8 @@ pub struct Report {
     /// lifetimes); both equal the slab for an arena without phases.
     pub unplanned_bytes: usize,
     pub lower_bound_bytes: usize,
+    /// The generic report of the same arena (what a sweep collects).
+    pub generic: arena::report::Report,
 }
 
 /// One field of the arena in the report: the generic report's row.
@@ -106,26 +108,21 @@ pub fn build(
         levers: levers.clone(),
         source: source.to_owned(),
         model_type: config.model_type.clone(),
-        rows: generic.rows,
+        rows: generic.rows.clone(),
         slab_bytes: generic.slab_bytes,
         gpu: None,
         reader: None,
         unplanned_bytes: generic.unplanned_bytes,
         lower_bound_bytes: generic.lower_bound_bytes,
+        generic,
     })
 }
 
 /// Bytes with a binary unit: `12.0 MiB` (the generic report's).
 pub use arena::report::human;
+use arena::report::{csv_field, ellipsize, percent};
 
 impl Report {
-    /// The `n` carved buffers with the most bytes, largest first (ties by name).
-    fn largest(&self, n: usize) -> impl Iterator<Item = &Row> {
-        let mut rows: Vec<&Row> = self.rows.iter().filter(|r| r.offset.is_some()).collect();
-        rows.sort_by(|a, b| b.bytes.cmp(&a.bytes).then(a.name.cmp(b.name)));
-        rows.into_iter().take(n)
-    }
-
     fn total(&self) -> usize {
         self.sizes.total_bytes()
     }
@@ -133,6 +130,7 @@ impl Report {
     /// This report related to `gpu`: its memory share in the table and JSON.
     pub fn on_gpu(mut self, gpu: Option<Gpu>) -> Self {
         self.gpu = gpu;
+        self.generic.gpu = gpu;
         self
     }
 
@@ -393,198 +391,7 @@ impl Report {
     }
 }
 
-/// For an arena with declared phases: one line per phase with its live
-/// buffers and the bytes they hold, against the planned slab.
-pub fn phase_table<A: Arena>(arena: &A) -> Result<String, arena::SizeError> {
-    let layout = arena.layout()?;
-    let slab = layout.slab_bytes.max(1);
-    let mut out = format!(
-        "{:<12} {:>7}  {:>16}  {:>10}  {:>6}\n",
-        "phase", "buffers", "live bytes", "live", "of slab"
-    );
-    for (p, phase) in A::PHASES.iter().enumerate() {
-        let live: Vec<usize> = A::BUFFERS
-            .iter()
-            .filter(|b| b.is_carved())
-            .zip(&layout.placements)
-            .filter(|(b, _)| {
-                let (first, last) = b.phases(A::PHASES.len());
-                first <= p && p <= last
-            })
-            .map(|(_, pl)| pl.bytes)
-            .collect();
-        let bytes: usize = live.iter().sum();
-        let _ = writeln!(
-            out,
-            "{phase:<12} {:>7}  {bytes:>16}  {:>10}  {:>5.1}%",
-            live.len(),
-            human(bytes),
-            100.0 * bytes as f64 / slab as f64
-        );
-    }
-    Ok(out)
-}
+pub use arena::report::phase_table;
 
-/// `s` cut to `max` characters, the last one an ellipsis when cut.
-fn ellipsize(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        return s.to_owned();
-    }
-    let mut out: String = s.chars().take(max.saturating_sub(1)).collect();
-    out.push('…');
-    out
-}
-
-/// A fraction as a percentage a person reads: `2.41%`, `0.013%`.
-fn percent(f: f64) -> String {
-    let p = f * 100.0;
-    if p >= 1.0 || p == 0.0 {
-        format!("{p:.2}%")
-    } else {
-        format!("{p:.3}%")
-    }
-}
-
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_owned()
-    }
-}
-
-/// A sweep: one report per value of one serve limit.
-pub struct Sweep {
-    pub param: String,
-    pub points: Vec<(usize, Report)>,
-}
-
-impl Sweep {
-    /// The carved buffers with the most bytes at the sweep's last point.
-    fn largest(&self, n: usize) -> Vec<&'static str> {
-        self.points.last().map_or(Vec::new(), |(_, r)| {
-            r.largest(n).map(|row| row.name).collect()
-        })
-    }
-
-    fn top3(report: &Report) -> String {
-        report
-            .largest(3)
-            .map(|r| format!("{} {}", r.name, human(r.bytes)))
-            .collect::<Vec<_>>()
-            .join(", ")
-    }
-
-    /// The GPU of the sweep's reports, when one was named.
-    pub fn gpu(&self) -> Option<Gpu> {
-        self.points.first().and_then(|(_, r)| r.gpu)
-    }
-
-    /// One row per value: the total, the GPU share when a GPU is known, and
-    /// the largest buffers.
-    pub fn table(&self) -> String {
-        let gpu = self.gpu().is_some();
-        let share = |r: &Report| {
-            r.arena_fraction()
-                .map_or(String::new(), |f| format!("{:>8}  ", percent(f)))
-        };
-        let mut out = format!(
-            "{:>16}  {:>16}  {:>10}  {:>16}  {}largest buffers\n",
-            self.param,
-            "total_bytes",
-            "total",
-            "slab_bytes",
-            if gpu {
-                format!("{:>8}  ", "of gpu")
-            } else {
-                String::new()
-            }
-        );
-        for (v, r) in &self.points {
-            let _ = writeln!(
-                out,
-                "{:>16}  {:>16}  {:>10}  {:>16}  {}{}",
-                v,
-                r.total(),
-                human(r.total()),
-                r.slab_bytes,
-                share(r),
-                Self::top3(r)
-            );
-        }
-        if let Some(g) = self.gpu() {
-            let _ = writeln!(
-                out,
-                "gpu: {}, {} SMs, {}",
-                g.display,
-                g.sm_count,
-                human(g.memory_bytes)
-            );
-        }
-        out
-    }
-
-    pub fn json(&self) -> Value {
-        json!({
-            "param": self.param,
-            "gpu": self.points.first().map_or(Value::Null, |(_, r)| r.gpu_json()),
-            "points": self.points.iter().map(|(v, r)| json!({
-                "value": v,
-                "total_bytes": r.total(),
-                "slab_bytes": r.slab_bytes,
-                "arena_fraction": r.arena_fraction(),
-                "sizes": r.rows.iter().map(|row| (row.name.to_owned(), json!(row.bytes))).collect::<serde_json::Map<_, _>>(),
-            })).collect::<Vec<_>>(),
-        })
-    }
-
-    pub fn csv(&self) -> String {
-        let names: Vec<&str> = self.points.first().map_or(Vec::new(), |(_, r)| {
-            r.rows.iter().map(|row| row.name).collect()
-        });
-        let mut out = format!(
-            "{},total_bytes,slab_bytes,{}\n",
-            self.param,
-            names.join(",")
-        );
-        for (v, r) in &self.points {
-            let cols: Vec<String> = r.rows.iter().map(|row| row.bytes.to_string()).collect();
-            let _ = writeln!(out, "{v},{},{},{}", r.total(), r.slab_bytes, cols.join(","));
-        }
-        out
-    }
-
-    /// Stacked series: (name, bytes at each point), largest first, "other" last.
-    pub fn series(&self) -> Vec<(String, Vec<usize>)> {
-        let top = self.largest(8);
-        let mut out: Vec<(String, Vec<usize>)> = top
-            .iter()
-            .map(|name| {
-                let ys = self
-                    .points
-                    .iter()
-                    .map(|(_, r)| {
-                        r.rows
-                            .iter()
-                            .find(|row| row.name == *name)
-                            .map_or(0, |row| row.bytes)
-                    })
-                    .collect();
-                ((*name).to_owned(), ys)
-            })
-            .collect();
-        let other = self
-            .points
-            .iter()
-            .map(|(_, r)| {
-                r.rows
-                    .iter()
-                    .filter(|row| row.offset.is_some() && !top.contains(&row.name))
-                    .map(|row| row.bytes)
-                    .sum()
-            })
-            .collect();
-        out.push(("other".to_owned(), other));
-        out
-    }
-}
+/// Reports at several values of a serve limit: the generic sweep.
+pub use arena::report::Sweep;

@@ -18,7 +18,7 @@ fn sweep() -> Sweep {
             };
             let r =
                 report::build(&config, limits, Target::DEFAULT, &Levers::new(), "test").unwrap();
-            (m, r)
+            (m, r.generic)
         })
         .collect();
     Sweep {

@@ -27,6 +27,7 @@ use std::fmt::Write as _;
 
 use arena_runtime::{Arena, FieldKind, SizeError};
 
+mod chart;
 pub mod gpu;
 
 pub use gpu::Gpu;
@@ -158,6 +159,28 @@ impl Report {
     pub fn gpu_fraction(&self) -> Option<f64> {
         self.gpu
             .map(|g| self.slab_bytes as f64 / g.memory_bytes.max(1) as f64)
+    }
+
+    /// The GPU as JSON: `name`, `sm_count`, `memory_bytes` and
+    /// `arena_fraction` (the slab's share); null without one.
+    pub fn gpu_json(&self) -> serde_json::Value {
+        match (self.gpu, self.gpu_fraction()) {
+            (Some(g), Some(f)) => serde_json::json!({
+                "name": g.name,
+                "sm_count": g.sm_count,
+                "memory_bytes": g.memory_bytes,
+                "arena_fraction": f,
+            }),
+            _ => serde_json::Value::Null,
+        }
+    }
+
+    /// The `n` carved buffers with the most bytes, largest first (ties by
+    /// name).
+    pub fn largest(&self, n: usize) -> impl Iterator<Item = &Row> {
+        let mut rows: Vec<&Row> = self.rows.iter().filter(|r| r.offset.is_some()).collect();
+        rows.sort_by(|a, b| b.bytes.cmp(&a.bytes).then(a.name.cmp(b.name)));
+        rows.into_iter().take(n)
     }
 
     /// A phase range as text: `attn`, `attn..=mlp`, or `all`.
@@ -333,11 +356,7 @@ impl Report {
             "lower_bound_bytes": self.lower_bound_bytes,
             "phases": self.phases,
             "when": self.when,
-            "gpu": self.gpu.map(|g| serde_json::json!({
-                "name": g.name,
-                "memory_bytes": g.memory_bytes,
-                "fraction": self.gpu_fraction(),
-            })),
+            "gpu": self.gpu_json(),
             "buffers": buffers,
             "nested": self.nested.iter().map(|b| serde_json::json!({
                 "path": b.path,
@@ -508,6 +527,210 @@ impl Report {
     }
 }
 
+/// Reports of one arena at several values of a parameter: how its bytes
+/// grow, as a table, JSON, CSV and a stacked chart.
+///
+/// ```
+/// use arena::{Arena, Levers};
+/// use arena::report::Sweep;
+///
+/// #[derive(Arena)]
+/// #[arena(params(m: usize))]
+/// struct Scratch {
+///     #[arena(shape = [m, 64], dtype = f32)]
+///     x: usize,
+/// }
+///
+/// let sweep = Sweep::over("m", [256, 1024, 4096], |m| {
+///     Scratch::try_from_config_with(&Levers::new(), m)
+/// })
+/// .unwrap();
+/// assert_eq!(sweep.points.len(), 3);
+/// assert!(sweep.csv().starts_with("m,total_bytes,slab_bytes,x\n"));
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sweep {
+    /// The swept parameter's name.
+    pub param: String,
+    /// Each value with the arena's report there.
+    pub points: Vec<(usize, Report)>,
+}
+
+impl Sweep {
+    /// The reports of the arena `size(v)` sizes for each value `v`: the
+    /// first sizing or layout error stops the sweep.
+    pub fn over<A: Arena>(
+        param: &str,
+        values: impl IntoIterator<Item = usize>,
+        mut size: impl FnMut(usize) -> Result<A, SizeError>,
+    ) -> Result<Sweep, SizeError> {
+        let points = values
+            .into_iter()
+            .map(|v| Ok((v, Report::of(&size(v)?)?)))
+            .collect::<Result<_, SizeError>>()?;
+        Ok(Sweep {
+            param: param.to_owned(),
+            points,
+        })
+    }
+
+    /// Every point related to `gpu`.
+    pub fn on_gpu(mut self, gpu: Gpu) -> Self {
+        for (_, r) in &mut self.points {
+            r.gpu = Some(gpu);
+        }
+        self
+    }
+
+    /// The carved buffers with the most bytes at the sweep's last point.
+    fn largest(&self, n: usize) -> Vec<&'static str> {
+        self.points.last().map_or(Vec::new(), |(_, r)| {
+            r.largest(n).map(|row| row.name).collect()
+        })
+    }
+
+    fn top3(report: &Report) -> String {
+        report
+            .largest(3)
+            .map(|r| format!("{} {}", r.name, human(r.bytes)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// The GPU of the sweep's reports, when one was named.
+    pub fn gpu(&self) -> Option<Gpu> {
+        self.points.first().and_then(|(_, r)| r.gpu)
+    }
+
+    /// One row per value: the total, the slab, the GPU share when a GPU is
+    /// known, and the largest buffers.
+    pub fn table(&self) -> String {
+        let gpu = self.gpu().is_some();
+        let share = |r: &Report| {
+            r.gpu_fraction()
+                .map_or(String::new(), |f| format!("{:>8}  ", percent(f)))
+        };
+        let mut out = format!(
+            "{:>16}  {:>16}  {:>10}  {:>16}  {}largest buffers\n",
+            self.param,
+            "total_bytes",
+            "total",
+            "slab_bytes",
+            if gpu {
+                format!("{:>8}  ", "of gpu")
+            } else {
+                String::new()
+            }
+        );
+        for (v, r) in &self.points {
+            let _ = writeln!(
+                out,
+                "{:>16}  {:>16}  {:>10}  {:>16}  {}{}",
+                v,
+                r.total_bytes,
+                human(r.total_bytes),
+                r.slab_bytes,
+                share(r),
+                Self::top3(r)
+            );
+        }
+        if let Some(g) = self.gpu() {
+            let _ = writeln!(
+                out,
+                "gpu: {}, {} SMs, {}",
+                g.display,
+                g.sm_count,
+                human(g.memory_bytes)
+            );
+        }
+        out
+    }
+
+    /// `param`, `gpu` and `points`: each `value`, `total_bytes`,
+    /// `slab_bytes`, `arena_fraction` and `sizes` (every field's bytes).
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "param": self.param,
+            "gpu": self.points.first().map_or(serde_json::Value::Null, |(_, r)| r.gpu_json()),
+            "points": self.points.iter().map(|(v, r)| serde_json::json!({
+                "value": v,
+                "total_bytes": r.total_bytes,
+                "slab_bytes": r.slab_bytes,
+                "arena_fraction": r.gpu_fraction(),
+                "sizes": r.rows.iter().map(|row| (row.name.to_owned(), serde_json::json!(row.bytes))).collect::<serde_json::Map<_, _>>(),
+            })).collect::<Vec<_>>(),
+        })
+    }
+
+    /// A header, then one line per value: the totals and every field's bytes.
+    pub fn csv(&self) -> String {
+        let names: Vec<&str> = self.points.first().map_or(Vec::new(), |(_, r)| {
+            r.rows.iter().map(|row| row.name).collect()
+        });
+        let mut out = format!(
+            "{},total_bytes,slab_bytes,{}\n",
+            self.param,
+            names.join(",")
+        );
+        for (v, r) in &self.points {
+            let cols: Vec<String> = r.rows.iter().map(|row| row.bytes.to_string()).collect();
+            let _ = writeln!(
+                out,
+                "{v},{},{},{}",
+                r.total_bytes,
+                r.slab_bytes,
+                cols.join(",")
+            );
+        }
+        out
+    }
+
+    /// Stacked series: (name, bytes at each point), the largest eight at
+    /// the last point first, "other" last.
+    pub fn series(&self) -> Vec<(String, Vec<usize>)> {
+        let top = self.largest(8);
+        let mut out: Vec<(String, Vec<usize>)> = top
+            .iter()
+            .map(|name| {
+                let ys = self
+                    .points
+                    .iter()
+                    .map(|(_, r)| {
+                        r.rows
+                            .iter()
+                            .find(|row| row.name == *name)
+                            .map_or(0, |row| row.bytes)
+                    })
+                    .collect();
+                ((*name).to_owned(), ys)
+            })
+            .collect();
+        let other = self
+            .points
+            .iter()
+            .map(|(_, r)| {
+                r.rows
+                    .iter()
+                    .filter(|row| row.offset.is_some() && !top.contains(&row.name))
+                    .map(|row| row.bytes)
+                    .sum()
+            })
+            .collect();
+        out.push(("other".to_owned(), other));
+        out
+    }
+
+    /// Draws the slab's bytes against the swept value, stacked by buffer
+    /// (the largest eight and "other"), with the GPU's memory as a line when
+    /// the sweep names a GPU, as an SVG file at `path`. For an arena with
+    /// declared lifetimes whose plan shares bytes, the stack is the
+    /// unplanned footprint, and the planned slab and the lower bound are
+    /// drawn over it as lines. An error is one line naming the file.
+    pub fn chart(&self, path: &std::path::Path, title: &str) -> Result<(), String> {
+        chart::stacked(self, path, title)
+    }
+}
+
 /// The memory map a report draws: columns (phases) across, bytes up.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MemoryMap {
@@ -566,6 +789,38 @@ impl MemoryMap {
     }
 }
 
+/// For an arena with declared phases: one line per phase with its live
+/// buffers and the bytes they hold, against the planned slab.
+pub fn phase_table<A: Arena>(arena: &A) -> Result<String, SizeError> {
+    let layout = arena.layout()?;
+    let slab = layout.slab_bytes.max(1);
+    let mut out = format!(
+        "{:<12} {:>7}  {:>16}  {:>10}  {:>6}\n",
+        "phase", "buffers", "live bytes", "live", "of slab"
+    );
+    for (p, phase) in A::PHASES.iter().enumerate() {
+        let live: Vec<usize> = A::BUFFERS
+            .iter()
+            .filter(|b| b.is_carved())
+            .zip(&layout.placements)
+            .filter(|(b, _)| {
+                let (first, last) = b.phases(A::PHASES.len());
+                first <= p && p <= last
+            })
+            .map(|(_, pl)| pl.bytes)
+            .collect();
+        let bytes: usize = live.iter().sum();
+        let _ = writeln!(
+            out,
+            "{phase:<12} {:>7}  {bytes:>16}  {:>10}  {:>5.1}%",
+            live.len(),
+            human(bytes),
+            100.0 * bytes as f64 / slab as f64
+        );
+    }
+    Ok(out)
+}
+
 /// Bytes with a binary unit: `12.0 MiB`.
 pub fn human(bytes: usize) -> String {
     const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
@@ -582,11 +837,18 @@ pub fn human(bytes: usize) -> String {
     }
 }
 
-fn percent(f: f64) -> String {
-    format!("{:.1} %", f * 100.0)
+/// A fraction as a percentage a person reads: `2.41%`, `0.013%`.
+pub fn percent(f: f64) -> String {
+    let p = f * 100.0;
+    if p >= 1.0 || p == 0.0 {
+        format!("{p:.2}%")
+    } else {
+        format!("{p:.3}%")
+    }
 }
 
-fn ellipsize(s: &str, max: usize) -> String {
+/// `s` cut to `max` characters, the last one `…` where it was longer.
+pub fn ellipsize(s: &str, max: usize) -> String {
     if s.chars().count() <= max {
         return s.to_owned();
     }
@@ -595,7 +857,9 @@ fn ellipsize(s: &str, max: usize) -> String {
     out
 }
 
-fn csv_field(s: &str) -> String {
+/// `s` as one CSV field: quoted where it holds a comma, a quote or a
+/// newline.
+pub fn csv_field(s: &str) -> String {
     if s.contains([',', '"', '\n']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {

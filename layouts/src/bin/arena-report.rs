@@ -195,7 +195,7 @@ fn run(cli: Cli) -> Result<String, String> {
             .ok_or_else(|| format!("--sweep {param}: unknown"))?;
         let r = report::build(&config, l, target, &levers, &source)
             .map_err(|e| format!("{param}={v}: {e}"))?;
-        points.push((v, r.on_gpu(gpu).read_by(reader.clone())));
+        points.push((v, r.on_gpu(gpu).generic));
     }
     let sweep = Sweep { param, points };
     if let Some(path) = &cli.chart {
