@@ -823,3 +823,56 @@ fn low_precision_views_at_fixed_addresses_on_the_device() {
     }
     println!("gpu: FP8/FP4/E8M0 views round-trip; every step's views at the reserved addresses");
 }
+
+const TRAP: &str = r#"
+extern "C" __global__ void fault() { asm("trap;"); }
+"#;
+
+/// Phases whose second poisons a buffer: a fill the device can fail.
+#[derive(arena::Arena, Debug, Clone)]
+#[arena(params(n: usize), phases(a, b))]
+pub struct AfterFault {
+    #[arena(shape = [n], dtype = u32, live = a)]
+    pub first: usize,
+    #[arena(shape = [n], dtype = f32, live = b, zeroed)]
+    pub second: usize,
+}
+
+/// #25.2: a kernel that faults in one phase makes the context's error
+/// sticky; the next phase's fill meets it, and `try_b` returns it as a
+/// `StepError` instead of panicking. Named to run last (libtest runs tests
+/// by name, one at a time here): the context stays broken after it.
+#[test]
+fn zz_a_sticky_fault_surfaces_at_the_next_phase_as_an_error() {
+    let Some((ctx, stream)) = device() else {
+        return;
+    };
+    let Some(ptx) = ptx(TRAP) else {
+        return;
+    };
+    let f = ctx
+        .load_module(ptx)
+        .unwrap()
+        .load_function("fault")
+        .unwrap();
+    let sized = AfterFault::try_from_config_with(&Levers::new(), 1024).unwrap();
+    let carving = arena::Carving {
+        poison: true,
+        ..arena::Carving::default()
+    };
+    let mut slab = DeviceSlab::with_carving(sized, &stream, carving).unwrap();
+    let mut phases = slab.views();
+    phases.try_a().unwrap();
+    // SAFETY: the kernel traps on purpose; nothing is read or written.
+    unsafe {
+        stream
+            .launch_builder(&f)
+            .launch(LaunchConfig::for_num_elems(1))
+    }
+    .ok();
+    stream.synchronize().ok();
+    match phases.try_b() {
+        Err(e) => println!("gpu: after a faulting kernel the next phase is an error: {e}"),
+        Ok(_) => panic!("the next phase's fill should meet the sticky fault"),
+    }
+}
