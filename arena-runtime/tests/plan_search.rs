@@ -87,3 +87,34 @@ fn the_search_reaches_the_bound_where_greedy_does_not() {
     assert!(searched <= greedy);
     assert_eq!(searched, 160, "the busiest phase");
 }
+
+#[test]
+fn the_search_near_usize_max_errs_or_plans_never_wraps() {
+    // Sizes near a quarter of the address space, fragmenting greedy: the
+    // search's sums saturate instead of wrapping (a debug build would panic).
+    let q = usize::MAX / 4;
+    let item = |bytes, first, last| Item {
+        name: "x",
+        bytes,
+        align: 1,
+        first,
+        last,
+    };
+    let items = [
+        item(q / 2, 0, 2),
+        item(q / 2 - 7, 0, 1),
+        item(q / 2 + 9, 3, 3),
+        item(q - 3, 1, 1),
+        item(q + 1, 2, 3),
+    ];
+    match plan_with_budget("A", &items, 0, 100_000) {
+        Ok((off, slab)) => {
+            let (_, greedy) = plan_offsets("A", &items, 0).unwrap();
+            assert!(slab <= greedy);
+            for (i, it) in items.iter().enumerate() {
+                assert!(off[i].checked_add(it.bytes).is_some_and(|e| e <= slab));
+            }
+        }
+        Err(e) => assert!(e.to_string().contains("overflows"), "{e}"),
+    }
+}

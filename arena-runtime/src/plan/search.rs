@@ -185,7 +185,7 @@ impl<'j> Search<'j> {
                 continue;
             }
             let base = self.base[j].max(y);
-            if base + job.foot > self.cap {
+            if base.saturating_add(job.foot) > self.cap {
                 return false;
             }
             if fresh {
@@ -198,12 +198,12 @@ impl<'j> Search<'j> {
             self.floor
                 .iter()
                 .zip(&self.rest)
-                .any(|(&f, &r)| r > 0 && f + r > self.cap)
+                .any(|(&f, &r)| r > 0 && f.saturating_add(r) > self.cap)
         } else {
             self.sky
                 .iter()
                 .zip(&self.rest)
-                .any(|(&s, &r)| r > 0 && s.max(y) + r > self.cap)
+                .any(|(&s, &r)| r > 0 && s.max(y).saturating_add(r) > self.cap)
         };
         if cut {
             return false;
@@ -225,7 +225,9 @@ impl<'j> Search<'j> {
             if same_as_tried {
                 continue;
             }
-            let at = y.div_ceil(job.align) * job.align;
+            let Some(at) = y.checked_next_multiple_of(job.align) else {
+                continue;
+            };
             let Some(top) = at.checked_add(job.foot).filter(|&t| t <= self.cap) else {
                 continue;
             };
@@ -270,7 +272,7 @@ impl<'j> Search<'j> {
             usize::MAX => self.cap,
             to => to,
         };
-        if (a..c).any(|t| to + self.rest[t] > self.cap) {
+        if (a..c).any(|t| to.saturating_add(self.rest[t]) > self.cap) {
             return false;
         }
         for h in &mut self.sky[a..c] {
