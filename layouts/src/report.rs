@@ -64,17 +64,10 @@ pub struct Report {
     pub levers: Levers,
     pub source: String,
     pub model_type: String,
-    pub rows: Vec<Row>,
-    pub slab_bytes: usize,
-    /// The GPU the report relates the arena to, when one was named.
-    pub gpu: Option<Gpu>,
     /// The path of the config reader that mapped the file, when known.
     pub reader: Option<Reader>,
-    /// The slab without sharing and the busiest phase's bytes (declared
-    /// lifetimes); both equal the slab for an arena without phases.
-    pub unplanned_bytes: usize,
-    pub lower_bound_bytes: usize,
-    /// The generic report of the same arena (what a sweep collects).
+    /// The generic report of the same arena: its rows, slab, bounds and
+    /// GPU (what a sweep collects).
     pub generic: arena::report::Report,
 }
 
@@ -108,12 +101,7 @@ pub fn build(
         levers: levers.clone(),
         source: source.to_owned(),
         model_type: config.model_type.clone(),
-        rows: generic.rows.clone(),
-        slab_bytes: generic.slab_bytes,
-        gpu: None,
         reader: None,
-        unplanned_bytes: generic.unplanned_bytes,
-        lower_bound_bytes: generic.lower_bound_bytes,
         generic,
     })
 }
@@ -129,7 +117,6 @@ impl Report {
 
     /// This report related to `gpu`: its memory share in the table and JSON.
     pub fn on_gpu(mut self, gpu: Option<Gpu>) -> Self {
-        self.gpu = gpu;
         self.generic.gpu = gpu;
         self
     }
@@ -142,8 +129,7 @@ impl Report {
 
     /// The slab's share of the GPU's memory, when a GPU is known.
     pub fn arena_fraction(&self) -> Option<f64> {
-        self.gpu
-            .map(|g| self.slab_bytes as f64 / g.memory_bytes as f64)
+        self.generic.gpu_fraction()
     }
 
     /// Aligned columns, then the totals; no line is wider than
@@ -169,6 +155,7 @@ impl Report {
             "formula",
         ];
         let cells: Vec<[String; 8]> = self
+            .generic
             .rows
             .iter()
             .map(|r| {
@@ -259,8 +246,8 @@ impl Report {
         let _ = writeln!(
             out,
             "slab_bytes   {:>16}  {}",
-            self.slab_bytes,
-            human(self.slab_bytes)
+            self.generic.slab_bytes,
+            human(self.generic.slab_bytes)
         );
         let _ = writeln!(
             out,
@@ -275,9 +262,9 @@ impl Report {
             );
         } else {
             for (name, v) in [
-                ("unplanned", self.unplanned_bytes),
-                ("planned", self.slab_bytes),
-                ("lower bound", self.lower_bound_bytes),
+                ("unplanned", self.generic.unplanned_bytes),
+                ("planned", self.generic.slab_bytes),
+                ("lower bound", self.generic.lower_bound_bytes),
             ] {
                 let _ = writeln!(out, "{name:<12} {v:>16}  {}", human(v));
             }
@@ -286,7 +273,7 @@ impl Report {
         if let Some(r) = &self.reader {
             let _ = writeln!(out, "read by      {}", r.describe());
         }
-        if let (Some(g), Some(f)) = (self.gpu, self.arena_fraction()) {
+        if let (Some(g), Some(f)) = (self.generic.gpu, self.arena_fraction()) {
             let _ = writeln!(
                 out,
                 "gpu          {}: {} SMs, {}; the slab takes {} of its memory",
@@ -302,27 +289,17 @@ impl Report {
     /// The JSON object documented in the README.
     pub fn json(&self) -> Value {
         let sizes: serde_json::Map<String, Value> = self
+            .generic
             .rows
             .iter()
             .map(|r| (r.name.to_owned(), json!(r.bytes)))
             .collect();
         let buffers: Vec<Value> = self
+            .generic
             .rows
             .iter()
             .filter(|r| r.offset.is_some())
-            .map(|r| {
-                json!({
-                    "name": r.name,
-                    "bytes": r.bytes,
-                    "offset": r.offset,
-                    "dtype": r.dtype,
-                    "shape": r.shape,
-                    "formula": r.formula,
-                    "lever": r.lever,
-                    "condition": r.condition,
-                    "in_total": r.in_total,
-                })
-            })
+            .map(|r| Value::Object(r.json()))
             .collect();
         let levers: serde_json::Map<String, Value> = self
             .levers
@@ -345,35 +322,23 @@ impl Report {
                 "sm_count": self.target.sm_count,
                 "splitk_policy": self.target.declared_splitk.to_string(),
             },
-            "gpu": self.gpu_json(),
+            "gpu": self.generic.gpu_json(),
             "levers": levers,
             "sizes": sizes,
             "total_bytes": self.total(),
-            "slab_bytes": self.slab_bytes,
+            "slab_bytes": self.generic.slab_bytes,
             "phases": BufferSizes::PHASES,
-            "unplanned_bytes": self.unplanned_bytes,
-            "lower_bound_bytes": self.lower_bound_bytes,
+            "unplanned_bytes": self.generic.unplanned_bytes,
+            "lower_bound_bytes": self.generic.lower_bound_bytes,
             "glm_trimmed": self.sizes.glm_trimmed,
             "buffers": buffers,
         })
     }
 
-    fn gpu_json(&self) -> Value {
-        match (self.gpu, self.arena_fraction()) {
-            (Some(g), Some(f)) => json!({
-                "name": g.name,
-                "sm_count": g.sm_count,
-                "memory_bytes": g.memory_bytes,
-                "arena_fraction": f,
-            }),
-            _ => Value::Null,
-        }
-    }
-
     /// One row per carved buffer, with a header.
     pub fn csv(&self) -> String {
         let mut out = String::from("name,bytes,offset,dtype,shape,lever,in_total,formula\n");
-        for r in self.rows.iter().filter(|r| r.offset.is_some()) {
+        for r in self.generic.rows.iter().filter(|r| r.offset.is_some()) {
             let _ = writeln!(
                 out,
                 "{},{},{},{},{},{},{},{}",

@@ -63,6 +63,28 @@ pub struct Row {
     pub align: usize,
 }
 
+impl Row {
+    /// The row as JSON: `name`, `bytes`, `offset`, `dtype`, `shape`,
+    /// `formula`, `lever`, `condition`, `in_total` ([`Report::json`] adds
+    /// `live` and `align`, which need the arena's phases).
+    pub fn json(&self) -> serde_json::Map<String, serde_json::Value> {
+        let serde_json::Value::Object(m) = serde_json::json!({
+            "name": self.name,
+            "bytes": self.bytes,
+            "offset": self.offset,
+            "dtype": self.dtype,
+            "shape": self.shape,
+            "formula": self.formula,
+            "lever": self.lever,
+            "condition": self.condition,
+            "in_total": self.in_total,
+        }) else {
+            unreachable!("a json! object literal is an object")
+        };
+        m
+    }
+}
+
 /// A sized arena with everything a report shows.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Report {
@@ -333,19 +355,13 @@ impl Report {
             .rows
             .iter()
             .map(|r| {
-                serde_json::json!({
-                    "name": r.name,
-                    "bytes": r.bytes,
-                    "offset": r.offset,
-                    "dtype": r.dtype,
-                    "shape": r.shape,
-                    "formula": r.formula,
-                    "lever": r.lever,
-                    "condition": r.condition,
-                    "in_total": r.in_total,
-                    "live": r.live.map(|(a, b)| [phase(a), phase(b)]),
-                    "align": r.align,
-                })
+                let mut b = r.json();
+                b.insert(
+                    "live".into(),
+                    serde_json::json!(r.live.map(|(a, b)| [phase(a), phase(b)])),
+                );
+                b.insert("align".into(), r.align.into());
+                serde_json::Value::Object(b)
             })
             .collect();
         serde_json::json!({
