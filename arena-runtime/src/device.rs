@@ -278,14 +278,7 @@ impl<A: Arena> DeviceSlab<A> {
         carving: Carving,
     ) -> Result<Self, DeviceError> {
         let guard = carving.guard;
-        if A::ONE_OF && guard > 0 {
-            return Err(CarveError::GuardOnOneOf {
-                arena: A::NAME,
-                guard,
-            }
-            .into());
-        }
-        let layout = arena.layout_for(carving)?;
+        let layout = crate::host::slab_layout(&arena, carving)?;
         let align = A::REGION_ALIGN.max(1);
         let bytes = layout.slab_bytes.max(1);
         // The driver's start is 256-aligned in practice, but with memory

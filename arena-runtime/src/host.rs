@@ -202,13 +202,7 @@ impl<A: Arena> HostSlab<A> {
     /// The slab carved as `carving` says: guards, planned or not, poison.
     pub fn with_carving(arena: A, carving: Carving) -> Result<Self, CarveError> {
         let guard = carving.guard;
-        if A::ONE_OF && guard > 0 {
-            return Err(CarveError::GuardOnOneOf {
-                arena: A::NAME,
-                guard,
-            });
-        }
-        let layout = arena.layout_for(carving)?;
+        let layout = slab_layout(&arena, carving)?;
         let align = A::REGION_ALIGN.max(1);
         let mut bytes =
             AlignedBytes::zeroed(layout.slab_bytes, align).ok_or(CarveError::Alloc {
@@ -322,6 +316,19 @@ impl<A: Arena> HostSlab<A> {
             self.bytes.as_slice(),
         )
     }
+}
+
+/// The layout a slab of `arena` is carved with, host or device: refused
+/// with guards for a top-level one-of arena (its alternatives share every
+/// byte, so no byte after one is free of the others).
+pub(crate) fn slab_layout<A: Arena>(arena: &A, carving: Carving) -> Result<Layout, CarveError> {
+    if A::ONE_OF && carving.guard > 0 {
+        return Err(CarveError::GuardOnOneOf {
+            arena: A::NAME,
+            guard: carving.guard,
+        });
+    }
+    Ok(arena.layout_for(carving)?)
 }
 
 /// The bytes after each non-empty top-level buffer up to the next one (or the
