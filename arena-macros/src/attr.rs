@@ -413,13 +413,7 @@ pub fn parse_struct_attrs(attrs: &[Attribute], errs: &mut Errors) -> StructAttrs
                 }
                 // align = 256
                 "align" => {
-                    input.parse::<Token![=]>()?;
-                    let lit: LitInt = input.parse().map_err(|e| {
-                        syn::Error::new(
-                            e.span(),
-                            "`align` takes an integer literal, such as `align = 256`",
-                        )
-                    })?;
+                    let lit = int_value(input, "align", "align = 256")?;
                     match lit.base10_parse::<usize>() {
                         Ok(v) if v.is_power_of_two() => {
                             if out.align.is_some() {
@@ -439,13 +433,7 @@ pub fn parse_struct_attrs(attrs: &[Attribute], errs: &mut Errors) -> StructAttrs
                 }
                 // plan_budget = N: the planner's search budget (nodes)
                 "plan_budget" => {
-                    input.parse::<Token![=]>()?;
-                    let lit: LitInt = input.parse().map_err(|e| {
-                        syn::Error::new(
-                            e.span(),
-                            "`plan_budget` takes an integer literal, such as `plan_budget = 100_000`",
-                        )
-                    })?;
+                    let lit = int_value(input, "plan_budget", "plan_budget = 100_000")?;
                     match lit.base10_parse::<u64>() {
                         Ok(v) => {
                             if out.plan_budget.is_some() {
@@ -496,6 +484,17 @@ pub fn parse_struct_attrs(attrs: &[Attribute], errs: &mut Errors) -> StructAttrs
         });
     }
     out
+}
+
+/// The integer literal after `key =`, or an error showing `example`.
+fn int_value(input: ParseStream, key: &str, example: &str) -> syn::Result<LitInt> {
+    input.parse::<Token![=]>()?;
+    input.parse().map_err(|e| {
+        syn::Error::new(
+            e.span(),
+            format!("`{key}` takes an integer literal, such as `{example}`"),
+        )
+    })
 }
 
 /// Skips the value of an unknown key so the other keys are still parsed.
@@ -642,13 +641,7 @@ pub fn parse_field_attrs(attrs: &[Attribute], errs: &mut Errors) -> FieldAttrs {
                 "zeroed" => out.zeroed.set(&key, (), errs),
                 // align = N: this buffer's start alignment (a power of two)
                 "align" => {
-                    input.parse::<Token![=]>()?;
-                    let lit: LitInt = input.parse().map_err(|e| {
-                        syn::Error::new(
-                            e.span(),
-                            "`align` takes an integer literal, such as `align = 1024`",
-                        )
-                    })?;
+                    let lit = int_value(input, "align", "align = 1024")?;
                     match lit.base10_parse::<usize>() {
                         Ok(v) if v.is_power_of_two() => out.align.set(&key, v, errs),
                         _ => errs.at(
