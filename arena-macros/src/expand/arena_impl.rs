@@ -108,12 +108,21 @@ pub(super) fn arena_impl(m: &Model, g: &Gen) -> TokenStream {
             _ => quote!(#i => self.#n,),
         }
     });
-    let nested_arms = m.fields.iter().enumerate().filter_map(|(i, f)| {
-        let n = &f.ident;
-        let i = proc_macro2::Literal::usize_unsuffixed(i);
-        matches!(model::role(f), Some(Role::Nested { .. }))
-            .then(|| quote!(#i => #rt::nested_layout(&self.#n),))
-    });
+    // The nested fields, by index: their layout and their fills.
+    let nested: Vec<_> = m
+        .fields
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| matches!(model::role(f), Some(Role::Nested { .. })))
+        .map(|(i, f)| (proc_macro2::Literal::usize_unsuffixed(i), &f.ident))
+        .collect();
+    let nested_arms: Vec<_> = nested
+        .iter()
+        .map(|(i, n)| quote!(#i => #rt::nested_layout(&self.#n),))
+        .collect();
+    let fill_arms = nested.iter().map(
+        |(i, n)| quote!(#i => ::arena::Arena::fill_region::<M>(&self.#n.inner, region, fill),),
+    );
     let lever_pushes = m.levers().iter().map(|l| {
         let n = l.name.to_string();
         quote!(out.push(#n);)
@@ -172,13 +181,6 @@ pub(super) fn arena_impl(m: &Model, g: &Gen) -> TokenStream {
         quote!(
             const ONE_OF: bool = true;
         )
-    });
-    let nested_arms: Vec<_> = nested_arms.collect();
-    let fill_arms = m.fields.iter().enumerate().filter_map(|(i, f)| {
-        let n = &f.ident;
-        let i = proc_macro2::Literal::usize_unsuffixed(i);
-        matches!(model::role(f), Some(Role::Nested { .. }))
-            .then(|| quote!(#i => ::arena::Arena::fill_region::<M>(&self.#n.inner, region, fill),))
     });
     let nested_item = (!nested_arms.is_empty()).then(|| {
         quote! {
