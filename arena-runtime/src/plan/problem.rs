@@ -166,17 +166,8 @@ impl Problem {
     pub fn lower_bound(&self) -> usize {
         let items = self.items(1);
         let phases = items.iter().map(|i| i.last + 1).max().unwrap_or(0);
-        let mut delta = vec![0i128; phases + 1];
-        for it in &items {
-            delta[it.first] += it.bytes as i128;
-            delta[it.last + 1] -= it.bytes as i128;
-        }
-        let (mut live, mut most) = (0i128, 0i128);
-        for d in delta {
-            live += d;
-            most = most.max(live);
-        }
-        usize::try_from(most).unwrap_or(usize::MAX)
+        // Past `usize::MAX` only if the sizes alone are: no plan fits then.
+        super::lower_bound("problem", &items, phases, 1).unwrap_or(usize::MAX)
     }
 
     /// The solution file: the header with `offset` added, then each buffer
