@@ -66,15 +66,19 @@ proptest! {
     }
 }
 
-#[test]
-fn the_search_reaches_the_bound_where_greedy_does_not() {
-    let item = |bytes, first, last| Item {
+/// A buffer of `bytes` aligned to 1, live from `first` to `last`.
+fn item(bytes: usize, first: usize, last: usize) -> Item {
+    Item {
         name: "x",
         bytes,
         align: 1,
         first,
         last,
-    };
+    }
+}
+
+#[test]
+fn the_search_reaches_the_bound_where_greedy_does_not() {
     let items = [
         item(50, 0, 2),
         item(40, 0, 1),
@@ -93,13 +97,6 @@ fn the_search_near_usize_max_errs_or_plans_never_wraps() {
     // Sizes near a quarter of the address space, fragmenting greedy: the
     // search's sums saturate instead of wrapping (a debug build would panic).
     let q = usize::MAX / 4;
-    let item = |bytes, first, last| Item {
-        name: "x",
-        bytes,
-        align: 1,
-        first,
-        last,
-    };
     let items = [
         item(q / 2, 0, 2),
         item(q / 2 - 7, 0, 1),
