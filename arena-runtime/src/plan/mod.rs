@@ -244,6 +244,40 @@ pub fn plan_with_budget(
     guard: usize,
     budget: u64,
 ) -> Result<(Vec<usize>, usize), SizeError> {
+    search_plan(arena, items, guard, budget, None)
+}
+
+/// [`plan_with_budget`] for a plan that must fit in `capacity` bytes: after
+/// the bound, the search looks for a plan at or below `capacity` directly,
+/// and stops once it has one (or one at the bound). The plan may still be
+/// above `capacity` where none was found within the budget: the caller
+/// compares.
+///
+/// ```
+/// use arena_runtime::plan::{Item, plan_within};
+/// let item = |bytes, first, last| Item { name: "x", bytes, align: 1, first, last };
+/// let items = [item(50, 0, 2), item(40, 0, 1), item(60, 3, 3), item(70, 1, 1), item(80, 2, 3)];
+/// let (_, slab) = plan_within("A", &items, 0, 10_000, 200).unwrap();
+/// assert!(slab <= 200);
+/// ```
+pub fn plan_within(
+    arena: &'static str,
+    items: &[Item],
+    guard: usize,
+    budget: u64,
+    capacity: usize,
+) -> Result<(Vec<usize>, usize), SizeError> {
+    search_plan(arena, items, guard, budget, Some(capacity))
+}
+
+/// Greedy, then the search, aiming at `target` where one is given.
+fn search_plan(
+    arena: &'static str,
+    items: &[Item],
+    guard: usize,
+    budget: u64,
+    target: Option<usize>,
+) -> Result<(Vec<usize>, usize), SizeError> {
     let (mut offsets, mut slab) = plan_offsets(arena, items, guard)?;
     if budget == 0 {
         return Ok((offsets, slab));
@@ -273,12 +307,17 @@ pub fn plan_with_budget(
             // Fits: the greedy plan placed it.
             foot: it.bytes + guard,
             align: it.align,
+            width: it.last - it.first + 1,
             item: k,
         })
         .collect();
     let spans = times.len().saturating_sub(1);
+    if jobs.len() > search::MAX_JOBS {
+        return Ok((offsets, slab));
+    }
+    let model = search::Model::new(&jobs, spans);
     let mut left = budget;
-    let keep = |off: &[usize], slab: &mut usize, offsets: &mut Vec<usize>| {
+    let mut keep = |off: &[usize], slab: &mut usize| {
         let height = jobs
             .iter()
             .zip(off)
@@ -293,48 +332,70 @@ pub fn plan_with_budget(
             }
         }
     };
-    // The bound first, with a sixteenth of the budget: where it is reached
-    // the plan is optimal.
-    let found = search::Search::run(&jobs, spans, bound, (budget / 16).max(1), 0);
-    left = left.saturating_sub(found.nodes.max(1));
-    if let Some(off) = found.offsets {
-        keep(&off, &mut slab, &mut offsets);
-    }
-    // Then lower plans: restarts, each below the best so far, with node
-    // limits that grow by the Luby sequence and orders shaken by the
-    // restart's number, so that one bad early choice does not take the
-    // whole budget.
-    let mut restart = 0u64;
-    while left > 0 && slab > bound {
-        restart += 1;
-        let limit = (SEARCH_UNIT * luby(restart)).min(left);
-        let found = search::Search::run(&jobs, spans, slab - 1, limit, restart - 1);
+    // Every height is a multiple of the sizes' and alignments' common
+    // divisor: heights are counted in that unit.
+    let unit = jobs
+        .iter()
+        .flat_map(|j| [j.foot, if j.align > 1 { j.align } else { 0 }])
+        .fold(0, gcd)
+        .max(1);
+    let bound = bound.div_ceil(unit);
+    let target = target.map(|t| t / unit);
+    // Rounds of searches with a node limit that doubles each round. Each
+    // round tries, with each order in turn: the bound; the target, if one
+    // is given and not yet met; then, with a quarter of the limit, a
+    // bisection between the lowest height not ruled out and the best plan.
+    // A search that ends without a plan rules its height out for good; one
+    // cut short rules it out for the round only.
+    let mut ruled_out = bound;
+    let mut limit = 2 * jobs.len() as u64;
+    let mut attempt = |cap: usize, order, limit: u64, slab: &mut usize, ruled_out: &mut usize| {
+        let found = model.solve(cap * unit, order, limit.min(left));
         left = left.saturating_sub(found.nodes.max(1));
-        if let Some(off) = found.offsets {
-            keep(&off, &mut slab, &mut offsets);
+        let some = found.offsets.is_some();
+        match found.offsets {
+            Some(off) => keep(&off, slab),
+            None if found.proven => *ruled_out = (*ruled_out).max(cap + 1),
+            None => {}
         }
+        let done =
+            left == 0 || *slab / unit <= *ruled_out || target.is_some_and(|t| *slab / unit <= t);
+        (some, done)
+    };
+    'rounds: loop {
+        for order in search::ORDERS {
+            if ruled_out == bound && attempt(bound, order, limit, &mut slab, &mut ruled_out).1 {
+                break 'rounds;
+            }
+        }
+        if let Some(t) = target.filter(|&t| t >= ruled_out && t < slab / unit) {
+            for order in search::ORDERS {
+                if attempt(t, order, limit, &mut slab, &mut ruled_out).1 {
+                    break 'rounds;
+                }
+            }
+        }
+        for order in search::ORDERS {
+            let mut lo = ruled_out;
+            while lo < slab / unit {
+                let cap = lo + (slab / unit - 1 - lo) / 2;
+                let (found, done) = attempt(cap, order, limit / 4, &mut slab, &mut ruled_out);
+                if done {
+                    break 'rounds;
+                }
+                if !found {
+                    lo = cap + 1;
+                }
+            }
+        }
+        limit = limit.saturating_mul(2);
     }
     Ok((offsets, slab))
 }
 
-/// Nodes of the shortest restart of the search.
-const SEARCH_UNIT: u64 = 2_000;
-
-/// The Luby sequence (1, 1, 2, 1, 1, 2, 4, 1, ...): restart `i`'s share, in
-/// units.
-fn luby(i: u64) -> u64 {
-    let mut i = i;
-    loop {
-        // The smallest k with 2^k - 1 >= i.
-        let mut k = 1u32;
-        while (1u64 << k) - 1 < i {
-            k += 1;
-        }
-        if (1u64 << k) - 1 == i {
-            return 1 << (k - 1);
-        }
-        i -= (1u64 << (k - 1)) - 1;
-    }
+/// The greatest common divisor.
+const fn gcd(a: usize, b: usize) -> usize {
+    if b == 0 { a } else { gcd(b, a % b) }
 }
 
 /// SplitMix64's finalizer over a seed and an index: a fixed, well-spread hash.

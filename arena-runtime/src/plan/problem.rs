@@ -138,10 +138,23 @@ impl Problem {
         Ok(Problem { buffers })
     }
 
-    /// The planner's items: time compressed to the distinct boundaries, each
-    /// buffer live from its `lower`'s index to the index before its
-    /// `upper`'s, aligned to `align`.
+    /// The planner's items: each buffer live from phase `lower` to phase
+    /// `upper - 1`, aligned to `align`.
     pub fn items(&self, align: usize) -> Vec<super::Item> {
+        self.buffers
+            .iter()
+            .map(|b| super::Item {
+                name: "",
+                bytes: b.size,
+                align,
+                first: b.lower as usize,
+                last: b.upper as usize - 1,
+            })
+            .collect()
+    }
+
+    /// [`Problem::items`] with time compressed to the distinct boundaries.
+    fn compressed_items(&self) -> Vec<super::Item> {
         let mut times: Vec<u64> = self
             .buffers
             .iter()
@@ -155,7 +168,7 @@ impl Problem {
             .map(|b| super::Item {
                 name: "",
                 bytes: b.size,
-                align,
+                align: 1,
                 first: at(b.lower),
                 last: at(b.upper) - 1,
             })
@@ -164,7 +177,7 @@ impl Problem {
 
     /// The largest sum of sizes live at one time: no plan is lower.
     pub fn lower_bound(&self) -> usize {
-        let items = self.items(1);
+        let items = self.compressed_items();
         let phases = items.iter().map(|i| i.last + 1).max().unwrap_or(0);
         // Past `usize::MAX` only if the sizes alone are: no plan fits then.
         super::lower_bound("problem", &items, phases, 1).unwrap_or(usize::MAX)

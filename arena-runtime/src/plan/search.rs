@@ -1,335 +1,587 @@
-//! The search after greedy: a depth-first search over skyline placements,
-//! for a plan at or below a height `cap`.
+//! The search after greedy: is there a plan at or below a height `cap`?
 //!
 //! Time is what the phases are here: a buffer is live over a fixed interval
-//! and only its offset is chosen. The search builds the plan from the
-//! bottom: it keeps the *skyline*, the height already used at each time,
-//! and always fills its lowest point (the leftmost where several are
-//! lowest), so offsets never decrease along a branch. A buffer that covers
-//! that point starts exactly there and ends inside the skyline's flat run
-//! (the times on either side are filled to above it), so the candidates are
-//! few. The alternative is to leave the point empty: the times up to the
-//! next start in the run are raised to their lower neighbour (waste).
-//! Every buffer still to place lies above the lowest point and above the
-//! skyline at each of its times, so at every time the higher of the two
-//! plus the bytes still to place there must stay within `cap`: a branch
-//! that breaks it is cut. Buffers of equal interval, size and alignment are
-//! interchangeable: only the first is tried.
+//! of *sections* (the spans between distinct phase boundaries) and only its
+//! offset is chosen. The search follows the ideas of MiniMalloc (Moffitt,
+//! ASPLOS 2023), written here from the paper's description:
 //!
-//! A buffer placed on the skyline sits on the highest buffer live with it,
-//! so every plan found is canonical in MiniMalloc's sense (each offset 0 or
-//! the end of a buffer it overlaps in time; Moffitt, ASPLOS 2023) and is
-//! built in order of offset as MiniMalloc builds its plans; the skyline and
-//! the cut at every time are this module's own.
+//! - **Canonical plans.** Every buffer sits at its lowest offset: 0 or the
+//!   top of a placed buffer it is live with (aligned up). Any plan can be
+//!   pushed down into such a form, so the search only chooses *which*
+//!   buffer comes next, and takes them in order of offset (ties in a fixed
+//!   rank), never going back below the last one placed.
+//! - **Section inference.** Every unplaced buffer lies at or above its
+//!   lowest offset, so each section's floor is at least the lowest such
+//!   offset among the buffers live there, and at least the last offset
+//!   placed; the floor plus the bytes still to place there must fit.
+//! - **Dominance.** A buffer whose lowest offset is at or above the top of
+//!   another unplaced buffer would leave a gap that buffer fits in: not
+//!   tried. A buffer with nothing unplaced live with it constrains nothing,
+//!   so if the rest fails after it, no other choice at that node helps.
+//! - **Decomposition.** Once no unplaced buffer crosses a section boundary,
+//!   the two sides are independent problems, solved one after the other.
+//! - Buffers of equal interval, size and alignment are interchangeable:
+//!   only the first at each node is tried.
 //!
 //! Deterministic: the search counts nodes, not time, and its order depends
-//! only on the items.
+//! only on the items and the [`Order`].
 
-/// One buffer as the search sees it: its interval in compressed time
-/// (`[start, end)` over the distinct phase boundaries), its bytes (with the
-/// guard) and alignment.
+/// One buffer as the search sees it: its sections (`[start, end)`), its
+/// bytes (with the guard) and alignment.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Job {
     pub start: usize,
     pub end: usize,
     pub foot: usize,
     pub align: usize,
+    /// Its phases, for the rank.
+    pub width: usize,
     /// The item this job places.
     pub item: usize,
 }
 
-/// What the search returns: the offsets it found and the nodes it used.
+/// What a search returns: the offsets it found (by job) and the nodes it
+/// used. `proven` says that no plan fits `cap` (the search ran to its end).
 pub(crate) struct Found {
     pub offsets: Option<Vec<usize>>,
     pub nodes: u64,
+    pub proven: bool,
 }
 
-/// The search's state.
-pub(crate) struct Search<'j> {
+/// The static rank that breaks ties between buffers at the same offset:
+/// each key largest first, the jobs' order last. W: phases live; A:
+/// bytes times phases; T: the busiest section's bytes among its own.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Order {
+    Wat,
+    Taw,
+    Twa,
+}
+
+/// The orders tried in turn.
+pub(crate) const ORDERS: [Order; 3] = [Order::Wat, Order::Taw, Order::Twa];
+
+/// Above this many jobs the search is not run (its depth is the number of
+/// buffers).
+pub(crate) const MAX_JOBS: usize = 2_048;
+
+/// What does not change between searches of one problem.
+pub(crate) struct Model<'j> {
     jobs: &'j [Job],
+    sections: usize,
+    /// For each job, the jobs live with it in some section.
+    overlaps: Vec<Vec<usize>>,
+    /// For each section, the jobs live in it.
+    live: Vec<Vec<usize>>,
+    /// For each section, the bytes live in it.
+    load: Vec<usize>,
+    /// For each boundary `s` (between sections `s` and `s + 1`), the jobs
+    /// that cross it.
+    cuts: Vec<usize>,
+    /// For each job, the first job of equal interval, size and alignment.
+    twin: Vec<usize>,
+}
+
+enum Outcome {
+    Found,
+    NotFound,
+    OutOfNodes,
+}
+
+/// The part of the problem a search node works on: its sections and its
+/// jobs (placed or not).
+struct Part {
+    lo: usize,
+    hi: usize,
+    jobs: Vec<usize>,
+}
+
+impl<'j> Model<'j> {
+    pub(crate) fn new(jobs: &'j [Job], sections: usize) -> Self {
+        let mut live = vec![Vec::new(); sections];
+        let mut load = vec![0usize; sections];
+        let mut cuts = vec![0usize; sections];
+        for (j, job) in jobs.iter().enumerate() {
+            for s in job.start..job.end {
+                live[s].push(j);
+                load[s] = load[s].saturating_add(job.foot);
+            }
+            for c in &mut cuts[job.start..job.end.saturating_sub(1)] {
+                *c += 1;
+            }
+        }
+        let overlaps = jobs
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                (0..jobs.len())
+                    .filter(|&j| j != i && a.start < jobs[j].end && jobs[j].start < a.end)
+                    .collect()
+            })
+            .collect();
+        let twin = jobs
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                jobs[..i]
+                    .iter()
+                    .position(|b| {
+                        (b.start, b.end, b.foot, b.align) == (a.start, a.end, a.foot, a.align)
+                    })
+                    .unwrap_or(i)
+            })
+            .collect();
+        Model {
+            jobs,
+            sections,
+            overlaps,
+            live,
+            load,
+            cuts,
+            twin,
+        }
+    }
+
+    /// Each job's rank under `order` (0 first).
+    fn ranks(&self, order: Order) -> Vec<usize> {
+        let all: Vec<usize> = (0..self.jobs.len()).collect();
+        let mut rank = vec![0; self.jobs.len()];
+        for (r, j) in ranked(self.jobs, &self.load, order, &all)
+            .into_iter()
+            .enumerate()
+        {
+            rank[j] = r;
+        }
+        rank
+    }
+
+    /// Looks for offsets with every buffer below `cap`, within `budget`
+    /// nodes, ties broken by `order`.
+    pub(crate) fn solve(&self, cap: usize, order: Order, budget: u64) -> Found {
+        let mut s = Search {
+            m: self,
+            cap,
+            budget,
+            rank: self.ranks(order),
+            order,
+            min_off: vec![0; self.jobs.len()],
+            placed: vec![false; self.jobs.len()],
+            solution: vec![0; self.jobs.len()],
+            floor: vec![0; self.sections],
+            total: self.load.clone(),
+            cuts: self.cuts.clone(),
+            affected: Vec::new(),
+            off_undo: Vec::new(),
+            floor_undo: Vec::new(),
+        };
+        let whole = Part {
+            lo: 0,
+            hi: self.sections,
+            jobs: (0..self.jobs.len()).collect(),
+        };
+        let outcome = if s.total.iter().any(|&t| t > cap) {
+            Outcome::NotFound
+        } else {
+            let cuts: Vec<usize> = (0..self.sections.saturating_sub(1))
+                .filter(|&c| self.cuts[c] == 0)
+                .map(|c| c + 1)
+                .collect();
+            s.parts(&whole, &cuts)
+        };
+        let nodes = budget - s.budget;
+        match outcome {
+            Outcome::Found => Found {
+                offsets: Some(s.solution),
+                nodes,
+                proven: false,
+            },
+            Outcome::NotFound => Found {
+                offsets: None,
+                nodes,
+                proven: true,
+            },
+            Outcome::OutOfNodes => Found {
+                offsets: None,
+                nodes,
+                proven: false,
+            },
+        }
+    }
+}
+
+/// `subset` in the order of `order`'s keys (each largest first), with T
+/// the most bytes of `totals` in the job's sections.
+fn ranked(jobs: &[Job], totals: &[usize], order: Order, subset: &[usize]) -> Vec<usize> {
+    let key = |j: usize| {
+        let job = &jobs[j];
+        let w = job.width as u128;
+        let a = w * job.foot as u128;
+        let t = totals[job.start..job.end]
+            .iter()
+            .copied()
+            .max()
+            .unwrap_or(0) as u128;
+        match order {
+            Order::Wat => [w, a, t],
+            Order::Taw => [t, a, w],
+            Order::Twa => [t, w, a],
+        }
+    };
+    let mut by = subset.to_vec();
+    by.sort_by_key(|&j| (core::cmp::Reverse(key(j)), j));
+    by
+}
+
+/// A node's most bytes left in a section of its part before each section
+/// (`before[k]`: sections `lo..lo + k`) and from each on (`after[k]`:
+/// sections `lo + k..hi`).
+struct Outside {
+    before: Vec<usize>,
+    after: Vec<usize>,
+}
+
+/// One search's state.
+struct Search<'m, 'j> {
+    m: &'m Model<'j>,
     cap: usize,
     /// Nodes left.
     budget: u64,
-    /// Jobs by start time, each group in the order they are tried.
-    by_start: Vec<Vec<usize>>,
-    /// Height used at each compressed time.
-    sky: Vec<usize>,
-    /// Bytes of the unplaced jobs live at each compressed time.
-    rest: Vec<usize>,
+    rank: Vec<usize>,
+    order: Order,
+    /// Each unplaced job's lowest offset: above every placed job live with
+    /// it, aligned.
+    min_off: Vec<usize>,
     placed: Vec<bool>,
-    offsets: Vec<usize>,
-    left: usize,
-    /// Scratch: the lowest offset any unplaced buffer can take, per time.
+    /// The offsets of the plan found: each job's is written when it is
+    /// placed, so the last write is the plan's.
+    solution: Vec<usize>,
+    /// Each section's floor: no unplaced job lies below it there.
     floor: Vec<usize>,
-    /// Each job's highest skyline point over its times.
-    base: Vec<usize>,
-    /// Undo log of `base`: (job, old value).
-    base_undo: Vec<(usize, usize)>,
-    /// For each job, the jobs live with it at some time.
-    overlaps: Vec<Vec<usize>>,
-    /// The lowest point's height at the last node.
-    level: usize,
+    /// Each section's unplaced bytes.
+    total: Vec<usize>,
+    /// Each boundary's crossing jobs not yet placed.
+    cuts: Vec<usize>,
+    /// Scratch: the jobs whose lowest offset rose, a stack.
+    affected: Vec<usize>,
+    /// Undo logs: (job, old lowest offset), (section, old floor).
+    off_undo: Vec<(usize, usize)>,
+    floor_undo: Vec<(usize, usize)>,
 }
 
-impl<'j> Search<'j> {
-    /// Looks for offsets of `jobs` over `times` compressed times, every
-    /// buffer below `cap`, within `budget` nodes. `seed` 0 tries the
-    /// buffers that start at a time longest first, then largest; another
-    /// seed shakes that order (a restart that explores other branches first).
-    pub(crate) fn run(jobs: &'j [Job], times: usize, cap: usize, budget: u64, seed: u64) -> Found {
-        let mut by_start = vec![Vec::new(); times + 1];
-        let mut rest = vec![0usize; times];
-        for (j, job) in jobs.iter().enumerate() {
-            by_start[job.start].push(j);
-            for r in &mut rest[job.start..job.end] {
-                *r = r.saturating_add(job.foot);
-            }
-        }
-        if rest.iter().any(|&r| r > cap) {
-            return Found {
-                offsets: None,
-                nodes: 0,
-            };
-        }
-        // The longest first, then the largest: a long buffer leaves the
-        // flattest skyline behind it.
-        for group in &mut by_start {
-            group.sort_by_key(|&j| {
-                let b = &jobs[j];
-                let shake = if seed == 0 {
-                    0
-                } else {
-                    super::mix(seed, j as u64) % 3
-                };
-                (
-                    shake,
-                    core::cmp::Reverse(b.end),
-                    core::cmp::Reverse(b.foot),
-                    j,
-                )
-            });
-        }
-        let mut s = Search {
-            jobs,
-            cap,
-            budget,
-            by_start,
-            sky: vec![0; times],
-            rest,
-            placed: vec![false; jobs.len()],
-            offsets: vec![0; jobs.len()],
-            left: jobs.len(),
-            floor: vec![0; times],
-            base: vec![0; jobs.len()],
-            base_undo: Vec::new(),
-            overlaps: jobs
+impl Search<'_, '_> {
+    /// Solves `part` split at the section indices `cuts` (ascending, inside
+    /// it), each side on its own.
+    fn parts(&mut self, part: &Part, cuts: &[usize]) -> Outcome {
+        let mut lo = part.lo;
+        for hi in cuts.iter().copied().chain([part.hi]) {
+            let jobs: Vec<usize> = part
+                .jobs
                 .iter()
-                .enumerate()
-                .map(|(i, a)| {
-                    (0..jobs.len())
-                        .filter(|&j| j != i && a.start < jobs[j].end && jobs[j].start < a.end)
-                        .collect()
+                .copied()
+                .filter(|&j| {
+                    let job = &self.m.jobs[j];
+                    !self.placed[j] && job.start < hi && lo < job.end
                 })
-                .collect(),
-            level: usize::MAX,
-        };
-        let found = s.dfs();
-        Found {
-            offsets: found.then_some(s.offsets),
-            nodes: budget - s.budget,
-        }
-    }
-
-    /// The lowest run of the skyline: `[a, b)` at height `y`, the leftmost
-    /// of the lowest.
-    fn lowest(&self) -> (usize, usize, usize) {
-        let mut a = 0;
-        for (t, &h) in self.sky.iter().enumerate() {
-            if h < self.sky[a] {
-                a = t;
+                .collect();
+            if !jobs.is_empty() {
+                // Ranked afresh among themselves, by the bytes left now.
+                let old: Vec<usize> = jobs.iter().map(|&j| self.rank[j]).collect();
+                for (r, j) in ranked(self.m.jobs, &self.total, self.order, &jobs)
+                    .into_iter()
+                    .enumerate()
+                {
+                    self.rank[j] = r;
+                }
+                let sub = Part { lo, hi, jobs };
+                let outcome = self.dfs(&sub, (0, 0));
+                for (&j, &r) in sub.jobs.iter().zip(&old) {
+                    self.rank[j] = r;
+                }
+                match outcome {
+                    Outcome::Found => {}
+                    other => return other,
+                }
             }
+            lo = hi;
         }
-        let y = self.sky[a];
-        let b = self.sky[a..]
-            .iter()
-            .position(|&h| h != y)
-            .map_or(self.sky.len(), |n| a + n);
-        (a, b, y)
+        Outcome::Found
     }
 
-    fn dfs(&mut self) -> bool {
-        if self.left == 0 {
-            return true;
-        }
+    fn dfs(&mut self, part: &Part, last: (usize, usize)) -> Outcome {
         if self.budget == 0 {
-            return false;
+            return Outcome::OutOfNodes;
         }
         self.budget -= 1;
-        let (a, b, y) = self.lowest();
-        // The cut: each buffer still to place sits at or above `y` and the
-        // highest point of the skyline over its times; at each time the
-        // lowest of those live there, plus the bytes still to place there,
-        // must stay within `cap`. Spreading each buffer's lowest offset over
-        // its times is the costly part: done where the lowest point rose
-        // (a new level: what sat at the old one is settled), else only the
-        // per-buffer and per-time checks.
-        let fresh = y != self.level;
-        self.level = y;
-        if fresh {
-            for t in &mut self.floor {
-                *t = usize::MAX;
-            }
-        }
-        for (j, job) in self.jobs.iter().enumerate() {
+        let mut min_height = usize::MAX;
+        let mut any = false;
+        for &j in &part.jobs {
             if self.placed[j] {
                 continue;
             }
-            let base = self.base[j].max(y);
-            if base.saturating_add(job.foot) > self.cap {
-                return false;
+            any = true;
+            let top = self.min_off[j].saturating_add(self.m.jobs[j].foot);
+            if top > self.cap {
+                return Outcome::NotFound;
             }
-            if fresh {
-                for f in &mut self.floor[job.start..job.end] {
-                    *f = (*f).min(base);
+            min_height = min_height.min(top);
+        }
+        if !any {
+            return Outcome::Found;
+        }
+        // The candidates: below every unplaced top, not before the last
+        // placed; in order of offset, then rank.
+        let mut order: Vec<(usize, usize, usize)> = part
+            .jobs
+            .iter()
+            .filter(|&&j| !self.placed[j] && self.min_off[j] < min_height)
+            .map(|&j| (self.min_off[j], self.rank[j], j))
+            .filter(|&(off, rank, _)| (off, rank) >= last)
+            .collect();
+        order.sort_unstable();
+        // The most bytes left in a section before and after each point of
+        // the part: a placement changes only its own sections, so the
+        // others need only these against the new offset.
+        let width = part.hi - part.lo;
+        let mut before = vec![0usize; width + 1];
+        let mut after = vec![0usize; width + 1];
+        for k in 0..width {
+            before[k + 1] = before[k].max(self.total[part.lo + k]);
+            after[width - 1 - k] = after[width - k].max(self.total[part.hi - 1 - k]);
+        }
+        let outside = Outside { before, after };
+        let mut tried: Vec<(usize, usize)> = Vec::new();
+        for &(off, rank, j) in &order {
+            let twin = self.m.twin[j];
+            if tried.contains(&(twin, off)) {
+                continue;
+            }
+            tried.push((twin, off));
+            let (outcome, hat) = self.try_place(part, &outside, j, off, rank);
+            match outcome {
+                Outcome::NotFound => {}
+                other => return other,
+            }
+            if !hat {
+                break;
+            }
+        }
+        Outcome::NotFound
+    }
+
+    /// Places `j` at `off`, searches on, and takes it back. Also says
+    /// whether anything unplaced was live with it.
+    fn try_place(
+        &mut self,
+        part: &Part,
+        outside: &Outside,
+        j: usize,
+        off: usize,
+        rank: usize,
+    ) -> (Outcome, bool) {
+        let m = self.m;
+        let job = m.jobs[j];
+        let top = off + job.foot;
+        self.placed[j] = true;
+        self.solution[j] = off;
+        let off_mark = self.off_undo.len();
+        let floor_mark = self.floor_undo.len();
+        let affected_mark = self.affected.len();
+        let mut hat = false;
+        for &o in &m.overlaps[j] {
+            if self.placed[o] {
+                continue;
+            }
+            hat = true;
+            if self.min_off[o] >= top {
+                continue;
+            }
+            self.off_undo.push((o, self.min_off[o]));
+            let a = m.jobs[o].align;
+            // `a` is a power of two: a mask, not a division.
+            self.min_off[o] = top.checked_add(a - 1).map_or(usize::MAX, |t| t & !(a - 1));
+            self.affected.push(o);
+        }
+        for s in job.start..job.end {
+            self.floor_undo.push((s, self.floor[s]));
+            self.floor[s] = top;
+            self.total[s] -= job.foot;
+        }
+        // The plain check first (the placed buffer's top, the last offset,
+        // the bytes left), then the floors that the lowest offsets raise.
+        let (a, b) = (job.start.max(part.lo), job.end.min(part.hi));
+        let rest = outside.before[a - part.lo].max(outside.after[b - part.lo]);
+        let mut fits = off.saturating_add(rest) <= self.cap
+            && (a..b).all(|s| self.floor[s].max(off).saturating_add(self.total[s]) <= self.cap);
+        if fits {
+            fits = self.raise_floors(part, affected_mark);
+        }
+        self.affected.truncate(affected_mark);
+        let outcome = if fits {
+            let mut cuts = Vec::new();
+            for c in job.start..job.end.saturating_sub(1) {
+                self.cuts[c] -= 1;
+                if self.cuts[c] == 0 {
+                    cuts.push(c + 1);
+                }
+            }
+            let outcome = if cuts.is_empty() {
+                self.dfs(part, (off, rank))
+            } else {
+                self.parts(part, &cuts)
+            };
+            for c in job.start..job.end.saturating_sub(1) {
+                self.cuts[c] += 1;
+            }
+            outcome
+        } else {
+            Outcome::NotFound
+        };
+        while self.floor_undo.len() > floor_mark {
+            if let Some((s, old)) = self.floor_undo.pop() {
+                self.floor[s] = old;
+            }
+        }
+        for s in job.start..job.end {
+            self.total[s] += job.foot;
+        }
+        while self.off_undo.len() > off_mark {
+            if let Some((o, old)) = self.off_undo.pop() {
+                self.min_off[o] = old;
+            }
+        }
+        self.placed[j] = false;
+        (outcome, hat)
+    }
+    /// Raises the floor of each section of the jobs in `affected` from
+    /// `mark` on to the lowest offset of the unplaced jobs live there; false
+    /// where one then overflows.
+    fn raise_floors(&mut self, part: &Part, mark: usize) -> bool {
+        let m = self.m;
+        // The sections of the jobs whose lowest offset rose, as merged runs.
+        let changed = &mut self.affected[mark..];
+        let mut fits = true;
+        if !changed.is_empty() {
+            changed.sort_unstable_by_key(|&o| m.jobs[o].start);
+            let mut runs: Vec<(usize, usize)> = Vec::new();
+            for &o in changed.iter() {
+                let (a, b) = (m.jobs[o].start.max(part.lo), m.jobs[o].end.min(part.hi));
+                match runs.last_mut() {
+                    Some(run) if a <= run.1 => run.1 = run.1.max(b),
+                    _ => runs.push((a, b)),
+                }
+            }
+            'runs: for (a, b) in runs {
+                for s in a..b {
+                    // The lowest offset above the floor, or none: stops at
+                    // the first job that can still go at the floor.
+                    let floor = self.floor[s];
+                    let mut lowest = usize::MAX;
+                    for &o in &m.live[s] {
+                        if !self.placed[o] {
+                            lowest = lowest.min(self.min_off[o]);
+                            if lowest <= floor {
+                                break;
+                            }
+                        }
+                    }
+                    if lowest != usize::MAX && lowest > floor {
+                        self.floor_undo.push((s, self.floor[s]));
+                        self.floor[s] = lowest;
+                        if lowest.saturating_add(self.total[s]) > self.cap {
+                            fits = false;
+                            break 'runs;
+                        }
+                    }
                 }
             }
         }
-        let cut = if fresh {
-            self.floor
-                .iter()
-                .zip(&self.rest)
-                .any(|(&f, &r)| r > 0 && f.saturating_add(r) > self.cap)
-        } else {
-            self.sky
-                .iter()
-                .zip(&self.rest)
-                .any(|(&s, &r)| r > 0 && s.max(y).saturating_add(r) > self.cap)
-        };
-        if cut {
-            return false;
-        }
-        // Each buffer that starts at `a` and ends inside the run, once per
-        // kind (interval, size, alignment).
-        let mut k = 0;
-        while k < self.by_start[a].len() {
-            let j = self.by_start[a][k];
-            k += 1;
-            let job = self.jobs[j];
-            if self.placed[j] || job.end > b {
-                continue;
+        fits
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The lowest height over every order of placing each buffer on the
+    /// highest placed buffer live with it: the optimum (every plan pushed
+    /// down is one of these).
+    fn optimum(jobs: &[Job]) -> usize {
+        fn go(jobs: &[Job], placed: &mut Vec<(usize, usize)>, used: &mut [bool], best: &mut usize) {
+            if placed.len() == jobs.len() {
+                let h = placed
+                    .iter()
+                    .map(|&(j, o)| o + jobs[j].foot)
+                    .max()
+                    .unwrap_or(0);
+                *best = (*best).min(h);
+                return;
             }
-            let same_as_tried = self.by_start[a][..k - 1].iter().any(|&i| {
-                let o = &self.jobs[i];
-                !self.placed[i] && o.end == job.end && o.foot == job.foot && o.align == job.align
-            });
-            if same_as_tried {
-                continue;
-            }
-            let Some(at) = y.checked_next_multiple_of(job.align) else {
-                continue;
-            };
-            let Some(top) = at.checked_add(job.foot).filter(|&t| t <= self.cap) else {
-                continue;
-            };
-            let mark = self.base_undo.len();
-            self.place(j, at, top);
-            if self.dfs() {
-                return true;
-            }
-            self.unplace(j, y, mark);
-            self.level = usize::MAX;
-            if self.budget == 0 {
-                return false;
+            for j in 0..jobs.len() {
+                if used[j] {
+                    continue;
+                }
+                let a = &jobs[j];
+                let off = placed
+                    .iter()
+                    .filter(|&&(k, _)| jobs[k].start < a.end && a.start < jobs[k].end)
+                    .map(|&(k, o)| o + jobs[k].foot)
+                    .max()
+                    .unwrap_or(0)
+                    .next_multiple_of(a.align);
+                used[j] = true;
+                placed.push((j, off));
+                go(jobs, placed, used, best);
+                placed.pop();
+                used[j] = false;
             }
         }
-        // Leave the lowest point empty. Nothing can cover `[a, c)` at `y`,
-        // where `c` is the next time in the run some buffer starts: raise
-        // it to its left neighbour (or, at the run's end, the lower
-        // neighbour), or, with no neighbour, mark it full.
-        let c = (a + 1..b)
-            .find(|&t| self.by_start[t].iter().any(|&j| !self.placed[j]))
-            .unwrap_or(b);
-        let left = if a > 0 { self.sky[a - 1] } else { usize::MAX };
-        let right = if c == b && b < self.sky.len() {
-            self.sky[b]
-        } else {
-            usize::MAX
-        };
-        // A buffer that starts at `a` but reaches past the run sits on the
-        // highest point of its times: raise no higher than the lowest such.
-        let reach = self.by_start[a]
-            .iter()
-            .filter(|&&j| !self.placed[j])
-            .map(|&j| {
-                let job = &self.jobs[j];
-                self.sky[a..job.end].iter().copied().max().unwrap_or(y)
-            })
-            .filter(|&h| h > y)
-            .min()
-            .unwrap_or(usize::MAX);
-        let to = match left.min(right).min(reach) {
-            usize::MAX if (a..c).any(|t| self.rest[t] > 0) => return false,
-            usize::MAX => self.cap,
-            to => to,
-        };
-        if (a..c).any(|t| to.saturating_add(self.rest[t]) > self.cap) {
-            return false;
-        }
-        for h in &mut self.sky[a..c] {
-            *h = to;
-        }
-        let mark = self.base_undo.len();
-        for (i, o) in self.jobs.iter().enumerate() {
-            if !self.placed[i] && o.start < c && a < o.end && self.base[i] < to {
-                self.base_undo.push((i, self.base[i]));
-                self.base[i] = to;
-            }
-        }
-        if self.dfs() {
-            return true;
-        }
-        self.restore(mark);
-        self.level = usize::MAX;
-        for h in &mut self.sky[a..c] {
-            *h = y;
-        }
-        false
+        let mut best = usize::MAX;
+        go(
+            jobs,
+            &mut Vec::new(),
+            &mut vec![false; jobs.len()],
+            &mut best,
+        );
+        best
     }
 
-    fn place(&mut self, j: usize, at: usize, top: usize) {
-        let job = self.jobs[j];
-        self.placed[j] = true;
-        self.offsets[j] = at;
-        self.left -= 1;
-        for t in job.start..job.end {
-            self.sky[t] = top;
-            self.rest[t] -= job.foot;
-        }
-        for k in 0..self.overlaps[j].len() {
-            let o = self.overlaps[j][k];
-            if !self.placed[o] && self.base[o] < top {
-                self.base_undo.push((o, self.base[o]));
-                self.base[o] = top;
-            }
-        }
-    }
-
-    fn unplace(&mut self, j: usize, y: usize, mark: usize) {
-        let job = self.jobs[j];
-        self.placed[j] = false;
-        self.left += 1;
-        for t in job.start..job.end {
-            self.sky[t] = y;
-            self.rest[t] += job.foot;
-        }
-        self.restore(mark);
-    }
-
-    /// Undoes the `base` changes since `mark`.
-    fn restore(&mut self, mark: usize) {
-        while self.base_undo.len() > mark {
-            if let Some((o, old)) = self.base_undo.pop() {
-                self.base[o] = old;
+    #[test]
+    fn finds_the_optimum_of_small_problems() {
+        let mut seed = 7u64;
+        let mut next = |n: u64| {
+            seed = super::super::mix(seed, 1);
+            (seed % n) as usize
+        };
+        for case in 0..3000 {
+            let sections = 1 + next(6);
+            let n = 1 + next(7);
+            let jobs: Vec<Job> = (0..n)
+                .map(|item| {
+                    let start = next(sections as u64);
+                    let end = start + 1 + next((sections - start) as u64);
+                    Job {
+                        start,
+                        end,
+                        foot: 1 + next(9),
+                        align: 1 << next(3),
+                        width: end - start,
+                        item,
+                    }
+                })
+                .collect();
+            let best = optimum(&jobs);
+            let model = Model::new(&jobs, sections);
+            for order in ORDERS {
+                let found = model.solve(best, order, 1_000_000);
+                assert!(
+                    found.offsets.is_some(),
+                    "case {case}: {jobs:?} at {best} ({order:?})"
+                );
+                if best > 1 {
+                    let below = model.solve(best - 1, order, 1_000_000);
+                    assert!(below.offsets.is_none() && below.proven, "case {case}");
+                }
             }
         }
     }

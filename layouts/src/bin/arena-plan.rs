@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use arena::plan::{Problem, plan_with_budget};
+use arena::plan::{Problem, plan_with_budget, plan_within};
 use clap::Parser;
 
 /// The search budget (nodes): 1.6 to 10 s on MiniMalloc's challenging
@@ -63,7 +63,11 @@ fn main() -> ExitCode {
     }
     let start = Instant::now();
     let items = problem.items(cli.align);
-    let (offsets, height) = match plan_with_budget("problem", &items, 0, cli.budget) {
+    let planned = match cli.capacity {
+        Some(cap) => plan_within("problem", &items, 0, cli.budget, cap),
+        None => plan_with_budget("problem", &items, 0, cli.budget),
+    };
+    let (offsets, height) = match planned {
         Ok(p) => p,
         Err(e) => {
             eprintln!("arena-plan: {input}: {e}");
