@@ -228,16 +228,28 @@ fn ranked(jobs: &[Job], totals: &[usize], order: Order, subset: &[usize]) -> Vec
         }
     };
     let mut by = subset.to_vec();
-    by.sort_by_key(|&j| (core::cmp::Reverse(key(j)), j));
+    by.sort_by_cached_key(|&j| (core::cmp::Reverse(key(j)), j));
     by
 }
 
-/// A node's most bytes left in a section of its part before each section
-/// (`before[k]`: sections `lo..lo + k`) and from each on (`after[k]`:
-/// sections `lo + k..hi`).
+/// The most bytes left in a section of a part before each of its sections
+/// (`before[k]`: sections `..k`) and from each on (`after[k]`: `k..`).
 struct Outside {
     before: Vec<usize>,
     after: Vec<usize>,
+}
+
+impl Outside {
+    fn of(total: &[usize]) -> Outside {
+        let width = total.len();
+        let mut before = vec![0usize; width + 1];
+        let mut after = vec![0usize; width + 1];
+        for k in 0..width {
+            before[k + 1] = before[k].max(total[k]);
+            after[width - 1 - k] = after[width - k].max(total[width - 1 - k]);
+        }
+        Outside { before, after }
+    }
 }
 
 /// One search's state.
@@ -312,43 +324,36 @@ impl Search<'_, '_> {
             return Outcome::OutOfNodes;
         }
         self.budget -= 1;
+        // The unplaced jobs, and the lowest top among them.
+        let mut order: Vec<(usize, usize, usize)> = Vec::with_capacity(part.jobs.len());
         let mut min_height = usize::MAX;
-        let mut any = false;
         for &j in &part.jobs {
             if self.placed[j] {
                 continue;
             }
-            any = true;
-            let top = self.min_off[j].saturating_add(self.m.jobs[j].foot);
+            let off = self.min_off[j];
+            let top = off.saturating_add(self.m.jobs[j].foot);
             if top > self.cap {
                 return Outcome::NotFound;
             }
             min_height = min_height.min(top);
+            order.push((off, self.rank[j], j));
         }
-        if !any {
+        if order.is_empty() {
             return Outcome::Found;
         }
         // The candidates: below every unplaced top, not before the last
         // placed; in order of offset, then rank.
-        let mut order: Vec<(usize, usize, usize)> = part
-            .jobs
-            .iter()
-            .filter(|&&j| !self.placed[j] && self.min_off[j] < min_height)
-            .map(|&j| (self.min_off[j], self.rank[j], j))
-            .filter(|&(off, rank, _)| (off, rank) >= last)
-            .collect();
+        order.retain(|&(off, rank, _)| off < min_height && (off, rank) >= last);
         order.sort_unstable();
-        // The most bytes left in a section before and after each point of
-        // the part: a placement changes only its own sections, so the
-        // others need only these against the new offset.
-        let width = part.hi - part.lo;
-        let mut before = vec![0usize; width + 1];
-        let mut after = vec![0usize; width + 1];
-        for k in 0..width {
-            before[k + 1] = before[k].max(self.total[part.lo + k]);
-            after[width - 1 - k] = after[width - k].max(self.total[part.hi - 1 - k]);
-        }
-        let outside = Outside { before, after };
+        let most = self.total[part.lo..part.hi]
+            .iter()
+            .copied()
+            .max()
+            .unwrap_or(0);
+        // The most bytes left before and after each section, made when an
+        // offset is high enough to need them.
+        let mut outside: Option<Outside> = None;
         let mut tried: Vec<(usize, usize)> = Vec::new();
         for &(off, rank, j) in &order {
             let twin = self.m.twin[j];
@@ -356,7 +361,12 @@ impl Search<'_, '_> {
                 continue;
             }
             tried.push((twin, off));
-            let (outcome, hat) = self.try_place(part, &outside, j, off, rank);
+            let outside = if off.saturating_add(most) <= self.cap {
+                None
+            } else {
+                Some(&*outside.get_or_insert_with(|| Outside::of(&self.total[part.lo..part.hi])))
+            };
+            let (outcome, hat) = self.try_place(part, outside, j, off, rank);
             match outcome {
                 Outcome::NotFound => {}
                 other => return other,
@@ -373,7 +383,7 @@ impl Search<'_, '_> {
     fn try_place(
         &mut self,
         part: &Part,
-        outside: &Outside,
+        outside: Option<&Outside>,
         j: usize,
         off: usize,
         rank: usize,
@@ -381,6 +391,21 @@ impl Search<'_, '_> {
         let m = self.m;
         let job = m.jobs[j];
         let top = off + job.foot;
+        // The plain check first, before anything changes: the placed
+        // buffer's top with the bytes left beside it in its sections, and
+        // the new offset under the bytes left in the others.
+        // (No `outside`: the offset is low enough for any section.)
+        let (a, b) = (job.start.max(part.lo), job.end.min(part.hi));
+        let others_fit = outside.is_none_or(|o| {
+            let rest = o.before[a - part.lo].max(o.after[b - part.lo]);
+            off.saturating_add(rest) <= self.cap
+        });
+        let plain =
+            others_fit && (a..b).all(|s| top.saturating_add(self.total[s] - job.foot) <= self.cap);
+        if !plain {
+            let hat = m.overlaps[j].iter().any(|&o| !self.placed[o]);
+            return (Outcome::NotFound, hat);
+        }
         self.placed[j] = true;
         self.solution[j] = off;
         let off_mark = self.off_undo.len();
@@ -406,15 +431,8 @@ impl Search<'_, '_> {
             self.floor[s] = top;
             self.total[s] -= job.foot;
         }
-        // The plain check first (the placed buffer's top, the last offset,
-        // the bytes left), then the floors that the lowest offsets raise.
-        let (a, b) = (job.start.max(part.lo), job.end.min(part.hi));
-        let rest = outside.before[a - part.lo].max(outside.after[b - part.lo]);
-        let mut fits = off.saturating_add(rest) <= self.cap
-            && (a..b).all(|s| self.floor[s].max(off).saturating_add(self.total[s]) <= self.cap);
-        if fits {
-            fits = self.raise_floors(part, affected_mark);
-        }
+        // Then the floors that the lowest offsets raise.
+        let fits = self.raise_floors(part, affected_mark);
         self.affected.truncate(affected_mark);
         let outcome = if fits {
             let mut cuts = Vec::new();
