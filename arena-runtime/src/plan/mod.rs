@@ -343,15 +343,17 @@ fn search_plan(
     let target = target.map(|t| t / unit);
     // Rounds of searches with a node limit that doubles each round. Each
     // round tries, with each order in turn: the bound; the target, if one
-    // is given and not yet met; then, with a quarter of the limit, a
-    // bisection between the lowest height not ruled out and the best plan.
+    // is given and not yet met; then a bisection between the lowest height
+    // not ruled out and the best plan.
     // A search that ends without a plan rules its height out for good; one
     // cut short rules it out for the round only.
     let mut ruled_out = bound;
     let mut limit = 2 * jobs.len() as u64;
     let mut attempt = |cap: usize, order, limit: u64, slab: &mut usize, ruled_out: &mut usize| {
         let found = model.solve(cap * unit, order, limit.min(left));
-        left = left.saturating_sub(found.nodes.max(1));
+        if std::env::var_os("TRACE").is_some() { eprintln!("cap {} {order:?} limit {limit} nodes {} found {} proven {}", cap*unit, found.nodes, found.offsets.is_some(), found.proven); }
+        let nodes = found.nodes.max(1);
+        left = left.saturating_sub(nodes);
         let some = found.offsets.is_some();
         match found.offsets {
             Some(off) => keep(&off, slab),
@@ -360,32 +362,35 @@ fn search_plan(
         }
         let done =
             left == 0 || *slab / unit <= *ruled_out || target.is_some_and(|t| *slab / unit <= t);
-        (some, done)
+        (some, done, nodes)
     };
-    'rounds: loop {
+    'rounds: for round in 0usize.. {
         for order in search::ORDERS {
             if ruled_out == bound && attempt(bound, order, limit, &mut slab, &mut ruled_out).1 {
                 break 'rounds;
             }
         }
-        if let Some(t) = target.filter(|&t| t >= ruled_out && t < slab / unit) {
+        if let Some(t) = target.filter(|&t| t > bound && t >= ruled_out && t < slab / unit) {
             for order in search::ORDERS {
                 if attempt(t, order, limit, &mut slab, &mut ruled_out).1 {
                     break 'rounds;
                 }
             }
         }
-        for order in search::ORDERS {
-            let mut lo = ruled_out;
-            while lo < slab / unit {
-                let cap = lo + (slab / unit - 1 - lo) / 2;
-                let (found, done) = attempt(cap, order, limit / 4, &mut slab, &mut ruled_out);
-                if done {
-                    break 'rounds;
-                }
-                if !found {
-                    lo = cap + 1;
-                }
+        // The bisection: one order a round, in turn, a quarter of the
+        // limit an attempt, the limit in all.
+        let order = search::ORDERS[round % search::ORDERS.len()];
+        let mut lo = ruled_out;
+        let mut spent = 0;
+        while lo < slab / unit && spent < limit {
+            let cap = lo + (slab / unit - 1 - lo) / 2;
+            let (found, done, nodes) = attempt(cap, order, limit / 4, &mut slab, &mut ruled_out);
+            if done {
+                break 'rounds;
+            }
+            spent += nodes;
+            if !found {
+                lo = cap + 1;
             }
         }
         limit = limit.saturating_mul(2);
