@@ -10,11 +10,14 @@
 //! no larger (so the plan never loses to no plan). Deterministic, and no
 //! heap allocation: the caller hands in the scratch ([`plan`]).
 //!
-//! For larger problems, [`plan_with_budget`] searches after greedy (the
-//! search module: a depth-first search over skyline placements, restarted
-//! with growing node limits) while the plan is above the busiest phase's
-//! bytes; [`Problem`] reads and writes MiniMalloc's CSV form, what the
-//! `arena-plan` binary plans.
+//! For larger problems, [`plan_with_budget`] and [`plan_within`] search
+//! after greedy while the plan is above the busiest phase's bytes: a
+//! depth-first search over canonical plans in the manner of MiniMalloc
+//! (Moffitt, ASPLOS 2023): each buffer at its lowest offset, taken in order
+//! of offset, with section inference, dominance and decomposition (the
+//! search module's documentation has each rule), in rounds of doubling node
+//! limits over three tie-break orders. [`Problem`] reads and writes
+//! MiniMalloc's CSV form, what the `arena-plan` binary plans.
 
 use crate::error::SizeError;
 
@@ -215,17 +218,24 @@ fn busiest_of_many(items: &[Item], guard: usize) -> usize {
 }
 
 /// [`plan_offsets`], then, while the plan is above the busiest phase's
-/// bytes and `budget` nodes remain, a search for a lower one: a
-/// depth-first search over skyline placements (the lowest point of the
-/// used height over time filled first, by a buffer that starts there or by
-/// waste), first for a plan at the bound, then for each plan lower than the
-/// best so far. Deterministic: the budget counts the search's nodes, so the
-/// same items give the same offsets on every machine. Never above
-/// [`plan_offsets`]'s plan; a plan at the bound ends the search at once.
+/// bytes and `budget` nodes remain, a search for a lower one. The search
+/// answers "is there a plan at or below this height?" by a depth-first
+/// search over canonical plans (MiniMalloc's rules: each buffer at 0 or on
+/// a buffer live with it, placed in order of offset; the bytes still to
+/// place in each span of time must fit above its floor; no buffer placed
+/// above the top of another; independent spans of time solved apart). It
+/// asks first at the bound, then by bisection between the lowest height not
+/// ruled out and the best plan so far, in rounds whose node limit doubles,
+/// with three tie-break orders (by lifetime, bytes x lifetime and the
+/// busiest time a buffer is live in) in turn.
 ///
-/// A budget of 0 is [`plan_offsets`]. The search runs 0.2 to 1 million
-/// nodes a second on a few hundred buffers (BENCHMARKS.md has its heights
-/// on MiniMalloc's hard problems at several budgets).
+/// Deterministic: the budget counts the search's nodes, so the same items
+/// give the same offsets on every machine. Never above [`plan_offsets`]'s
+/// plan; a plan at the bound ends the search at once. A budget of 0 is
+/// [`plan_offsets`]; above 2,048 non-empty buffers the search is not run
+/// (its depth is the number of buffers). The search runs roughly 50,000 to
+/// 500,000 nodes a second on a few hundred buffers; BENCHMARKS.md has its
+/// heights and times on MiniMalloc's hard problems.
 ///
 /// ```
 /// use arena_runtime::plan::{Item, plan_offsets, plan_with_budget};
@@ -315,23 +325,51 @@ fn search_plan(
     if jobs.len() > search::MAX_JOBS {
         return Ok((offsets, slab));
     }
-    let model = search::Model::new(&jobs, spans);
-    let mut left = budget;
-    let mut keep = |off: &[usize], slab: &mut usize| {
-        let height = jobs
-            .iter()
-            .zip(off)
-            .map(|(j, &o)| o + j.foot)
-            .max()
-            .unwrap_or(0);
-        if height < *slab {
-            *slab = height;
-            offsets.iter_mut().for_each(|o| *o = 0);
-            for (j, &o) in jobs.iter().zip(off) {
-                offsets[j.item] = o;
-            }
+    // The search recurses once per buffer placed: it runs on a thread of
+    // its own with room for that; where no thread can be made, greedy's
+    // plan stands.
+    let found = std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("arena-plan-search".into())
+            .stack_size(SEARCH_STACK)
+            .spawn_scoped(scope, || rounds(&jobs, spans, bound, slab, budget, target))
+            .ok()
+            .and_then(|h| h.join().ok())
+            .flatten()
+    });
+    if let Some((off, height)) = found {
+        slab = height;
+        offsets.iter_mut().for_each(|o| *o = 0);
+        for (j, o) in jobs.iter().zip(off) {
+            offsets[j.item] = o;
         }
-    };
+    }
+    Ok((offsets, slab))
+}
+
+/// The search thread's stack: room for two frames a buffer at
+/// [`search::MAX_JOBS`] buffers, unoptimised builds included.
+const SEARCH_STACK: usize = 64 << 20;
+
+/// The search's rounds over `jobs` (`sections` spans of time) from a plan
+/// of height `slab`: the best plan found below it (offsets by job, height),
+/// if any. Rounds of searches with a node limit that doubles each round;
+/// each round tries, with each order in turn, the bound, then the target
+/// if one is given and not yet met, then a bisection between the lowest
+/// height not ruled out and the best plan. A search that ends without a
+/// plan rules its height out for good; one cut short rules it out for the
+/// round only.
+fn rounds(
+    jobs: &[search::Job],
+    sections: usize,
+    bound: usize,
+    mut slab: usize,
+    budget: u64,
+    target: Option<usize>,
+) -> Option<(Vec<usize>, usize)> {
+    let model = search::Model::new(jobs, sections);
+    let mut best = None;
+    let mut left = budget;
     // Every height is a multiple of the sizes' and alignments' common
     // divisor: heights are counted in that unit.
     let unit = jobs
@@ -341,22 +379,20 @@ fn search_plan(
         .max(1);
     let bound = bound.div_ceil(unit);
     let target = target.map(|t| t / unit);
-    // Rounds of searches with a node limit that doubles each round. Each
-    // round tries, with each order in turn: the bound; the target, if one
-    // is given and not yet met; then a bisection between the lowest height
-    // not ruled out and the best plan.
-    // A search that ends without a plan rules its height out for good; one
-    // cut short rules it out for the round only.
     let mut ruled_out = bound;
-    let mut limit = 2 * jobs.len() as u64;
     let mut attempt = |cap: usize, order, limit: u64, slab: &mut usize, ruled_out: &mut usize| {
         let found = model.solve(cap * unit, order, limit.min(left));
-        if std::env::var_os("TRACE").is_some() { eprintln!("cap {} {order:?} limit {limit} nodes {} found {} proven {}", cap*unit, found.nodes, found.offsets.is_some(), found.proven); }
         let nodes = found.nodes.max(1);
         left = left.saturating_sub(nodes);
         let some = found.offsets.is_some();
         match found.offsets {
-            Some(off) => keep(&off, slab),
+            Some(off) => {
+                let height = jobs.iter().zip(&off).map(|(j, &o)| o + j.foot).max();
+                if let Some(height) = height.filter(|&h| h < *slab) {
+                    *slab = height;
+                    best = Some((off, height));
+                }
+            }
             None if found.proven => *ruled_out = (*ruled_out).max(cap + 1),
             None => {}
         }
@@ -364,6 +400,7 @@ fn search_plan(
             left == 0 || *slab / unit <= *ruled_out || target.is_some_and(|t| *slab / unit <= t);
         (some, done, nodes)
     };
+    let mut limit = 2 * jobs.len() as u64;
     'rounds: for round in 0usize.. {
         for order in search::ORDERS {
             if ruled_out == bound && attempt(bound, order, limit, &mut slab, &mut ruled_out).1 {
@@ -393,9 +430,12 @@ fn search_plan(
                 lo = cap + 1;
             }
         }
+        if slab / unit <= ruled_out {
+            break;
+        }
         limit = limit.saturating_mul(2);
     }
-    Ok((offsets, slab))
+    best
 }
 
 /// The greatest common divisor.

@@ -11,7 +11,7 @@ use clap::Parser;
 /// The search budget (nodes): 1.6 to 10 s on MiniMalloc's challenging
 /// problems on a 2-core machine, every height within 6.3 % of the lower
 /// bound (BENCHMARKS.md has the figures for 0.4, 2 and 8 million).
-const DEFAULT_BUDGET: u64 = 2_000_000;
+const DEFAULT_BUDGET: u64 = 250_000;
 
 /// Plans a static allocation problem: buffers live over [lower, upper) that
 /// share bytes only when never live at once.
