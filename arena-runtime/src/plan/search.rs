@@ -565,7 +565,7 @@ mod tests {
     }
 
     #[test]
-    fn finds_the_optimum_of_small_problems() {
+    fn finds_and_proves_the_optimum_of_small_problems() {
         let mut seed = 7u64;
         let mut next = |n: u64| {
             seed = super::super::mix(seed, 1);
@@ -589,6 +589,22 @@ mod tests {
                 })
                 .collect();
             let best = optimum(&jobs);
+            // Through the planner: at the optimum with a budget it cannot
+            // run out of, with or without a capacity to aim at.
+            let items: Vec<super::super::Item> = jobs
+                .iter()
+                .map(|j| super::super::Item {
+                    name: "x",
+                    bytes: j.foot,
+                    align: j.align,
+                    first: j.start,
+                    last: j.end - 1,
+                })
+                .collect();
+            let (_, slab) = super::super::plan_with_budget("A", &items, 0, 1_000_000).unwrap();
+            assert_eq!(slab, best, "case {case}: {jobs:?}");
+            let (_, slab) = super::super::plan_within("A", &items, 0, 1_000_000, best).unwrap();
+            assert_eq!(slab, best, "case {case}: {jobs:?}");
             let model = Model::new(&jobs, sections);
             for order in ORDERS {
                 let found = model.solve(best, order, 1_000_000);

@@ -8,9 +8,10 @@ use std::time::Instant;
 use arena::plan::{Problem, plan_with_budget, plan_within};
 use clap::Parser;
 
-/// The search budget (nodes): 1.6 to 10 s on MiniMalloc's challenging
-/// problems on a 2-core machine, every height within 6.3 % of the lower
-/// bound (BENCHMARKS.md has the figures for 0.4, 2 and 8 million).
+/// The search budget (nodes): on MiniMalloc's challenging problems, with
+/// MiniMalloc's capacity, every file at MiniMalloc's height or lower within
+/// 0.6 s on a 2-core machine; with none, nine at their lower bound and two
+/// below MiniMalloc's height in about 3 s (BENCHMARKS.md has the figures).
 const DEFAULT_BUDGET: u64 = 250_000;
 
 /// Plans a static allocation problem: buffers live over [lower, upper) that
@@ -35,7 +36,8 @@ struct Cli {
     /// Every offset a multiple of this (a power of two).
     #[arg(long, default_value_t = 1)]
     align: usize,
-    /// A plan above this many bytes is an error (exit 1).
+    /// The height to fit in: the search aims at it and stops once a plan
+    /// fits; a plan above it is an error (exit 1).
     #[arg(long)]
     capacity: Option<usize>,
 }
