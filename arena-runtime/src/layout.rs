@@ -324,6 +324,18 @@ impl<'a, M: Memory> Carver<'a, M> {
         step: usize,
     ) -> Result<M::Slice<'a, T>, StepError> {
         let (field, align) = self.field(index);
+        self.step_named(field, align, reserved, step)
+    }
+
+    /// [`Carver::step`] for a field known by name and alignment.
+    #[inline]
+    fn step_named<T: bytemuck::Pod>(
+        &mut self,
+        field: &'static str,
+        align: usize,
+        reserved: usize,
+        step: usize,
+    ) -> Result<M::Slice<'a, T>, StepError> {
         let piece = self.take_bytes(field, reserved, align)?;
         let piece = step_piece::<M>(self.arena, field, piece, reserved, step)?;
         Ok(cast::<M, T>(self.arena, field, piece)?)
@@ -425,11 +437,23 @@ impl<'a, M: Memory, A: crate::Arena> FieldCarver<'a, M, A> {
     }
 
     /// The view of field `index`: see [`Carver::step`].
-    #[inline]
+    #[inline(always)]
     pub fn view<T: bytemuck::Pod>(&mut self, index: usize) -> Result<M::Slice<'a, T>, StepError> {
         let reserved = self.reserved.field_bytes(index);
         let step = self.step.field_bytes(index);
-        self.carver.step::<T>(index, reserved, step)
+        let (field, align) = Self::field(index);
+        self.carver.step_named::<T>(field, align, reserved, step)
+    }
+
+    /// The name and alignment of field `index`, as [`Carver::of`] has them
+    /// for `A`, read from `A`'s constants: with the index a literal of the
+    /// generated code, both are constants too.
+    #[inline(always)]
+    fn field(index: usize) -> (&'static str, usize) {
+        match A::BUFFERS.get(index) {
+            Some(f) => (f.name, f.align_in(A::ALIGN)),
+            None => ("", A::ALIGN),
+        }
     }
 
     /// The views of field `index`, the nested arena whose reserved and step
@@ -441,7 +465,7 @@ impl<'a, M: Memory, A: crate::Arena> FieldCarver<'a, M, A> {
         reserved: &'a crate::Region<B>,
         step: &'a crate::Region<B>,
     ) -> Result<B::Views<'a, M>, StepError> {
-        let (field, align) = self.carver.field(index);
+        let (field, align) = Self::field(index);
         let region = self.carver.take_bytes(field, reserved.bytes, align)?;
         step_fits(self.carver.arena, field, reserved.bytes, step.bytes)?;
         reserved.step_views::<M>(step, region)
