@@ -28,7 +28,8 @@ pub(super) fn carve_body(m: &Model) -> TokenStream {
                 Some(Role::Nested { .. }) => quote!(one.nested(#i, &self.#n, &step.#n)?;),
                 _ => {
                     let t = view_elem(f);
-                    quote!(one.view::<#t>(#i)?;)
+                    let call = super::at_dtype(f, quote!(one.view::<#t>(#i)?));
+                    quote!(#call;)
                 }
             }
         });
@@ -47,7 +48,8 @@ pub(super) fn carve_body(m: &Model) -> TokenStream {
             Some(Role::Nested { .. }) => quote!(#n: c.nested(#i, &self.#n, &step.#n)?),
             _ => {
                 let t = view_elem(f);
-                quote!(#n: c.view::<#t>(#i)?)
+                let call = super::at_dtype(f, quote!(c.view::<#t>(#i)?));
+                quote!(#n: #call)
             }
         }
     });
@@ -154,7 +156,8 @@ fn phased_views(m: &Model) -> TokenStream {
                 Some(Role::Nested { .. }) => quote!(#id: p.nested(#k, &reserved.#id, &step.#id)),
                 _ => {
                     let t = view_elem(f);
-                    quote!(#id: p.view::<#t>(#k))
+                    let call = super::at_dtype(f, quote!(p.view::<#t>(#k)));
+                    quote!(#id: #call)
                 }
             }
         });
@@ -230,7 +233,8 @@ fn view_field(f: &Field) -> TokenStream {
         }
         _ => {
             let t = view_elem(f);
-            quote!(#[doc = #d] #fvis #n: M::Slice<'a, #t>)
+            let ty = super::at_dtype(f, quote!(M::Slice<'a, #t>));
+            quote!(#[doc = #d] #fvis #n: #ty)
         }
     }
 }
@@ -263,11 +267,16 @@ pub(super) fn views(m: &Model) -> TokenStream {
                 }
                 _ => {
                     let t = view_elem(f);
+                    let ty = super::at_dtype(f, quote!(M::Slice<'_, #t>));
+                    let call = super::at_dtype(
+                        f,
+                        quote!(self.__one_of.view::<#t>(#i).expect("checked when carved")),
+                    );
                     quote! {
                         #[doc = #d]
                         #[track_caller]
-                        pub fn #n(&mut self) -> M::Slice<'_, #t> {
-                            self.__one_of.view::<#t>(#i).expect("checked when carved")
+                        pub fn #n(&mut self) -> #ty {
+                            #call
                         }
                     }
                 }
