@@ -86,10 +86,18 @@ pub enum DType {
 }
 
 impl DType {
+    /// The element type in generated code. A path is placed at itself with
+    /// the derive's hygiene wherever it is used, as the views place it
+    /// (`expand::at_dtype`): every error about it (an unknown name, a type
+    /// that is not `bytemuck::Pod`) is then the same error at the `dtype`
+    /// token, reported once.
     pub fn rust(&self) -> TokenStream {
         match self {
             DType::Builtin(_, t) => t.clone(),
-            DType::Path(p) => quote::quote!(#p),
+            DType::Path(p) => {
+                let at = Span::call_site().located_at(syn::spanned::Spanned::span(p));
+                crate::expand::respan(quote::quote!(#p), at)
+            }
         }
     }
     pub fn name(&self) -> String {

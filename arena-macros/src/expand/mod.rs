@@ -163,7 +163,7 @@ fn at_dtype(f: &Field, tokens: TokenStream) -> TokenStream {
 }
 
 /// `tokens` with every span (groups' included) set to `at`.
-fn respan(tokens: TokenStream, at: Span) -> TokenStream {
+pub(crate) fn respan(tokens: TokenStream, at: Span) -> TokenStream {
     tokens
         .into_iter()
         .map(|mut t| {
