@@ -3,7 +3,7 @@
 //! Time is what the phases are here: a buffer is live over a fixed interval
 //! of *sections* (the spans between distinct phase boundaries) and only its
 //! offset is chosen. The search follows the ideas of MiniMalloc (Moffitt,
-//! ASPLOS 2023), written here from the paper's description:
+//! ASPLOS 2023); the code is this module's own:
 //!
 //! - **Canonical plans.** Every buffer sits at its lowest offset: 0 or the
 //!   top of a placed buffer it is live with (aligned up). Any plan can be
@@ -19,7 +19,9 @@
 //!   tried. A buffer with nothing unplaced live with it constrains nothing,
 //!   so if the rest fails after it, no other choice at that node helps.
 //! - **Decomposition.** Once no unplaced buffer crosses a section boundary,
-//!   the two sides are independent problems, solved one after the other.
+//!   the two sides are independent problems, solved one after the other,
+//!   each with its buffers ranked afresh by the bytes left in it (the rule
+//!   that solves MiniMalloc's problem E here: BENCHMARKS.md).
 //! - Buffers of equal interval, size and alignment are interchangeable:
 //!   only the first at each node is tried.
 //!
@@ -48,9 +50,10 @@ pub(crate) struct Found {
     pub proven: bool,
 }
 
-/// The static rank that breaks ties between buffers at the same offset:
-/// each key largest first, the jobs' order last. W: phases live; A:
-/// bytes times phases; T: the busiest section's bytes among its own.
+/// The rank that breaks ties between buffers at the same offset: each key
+/// largest first, the jobs' order last. W: phases live; A: bytes times
+/// phases; T: the most bytes left in a section among its own (at the start,
+/// and again for each part that splits off).
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Order {
     Wat,
