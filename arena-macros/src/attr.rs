@@ -86,17 +86,26 @@ pub enum DType {
 }
 
 impl DType {
-    /// The element type in generated code. A path is placed at itself with
-    /// the derive's hygiene wherever it is used, as the views place it
-    /// (`expand::at_dtype`): every error about it (an unknown name, a type
-    /// that is not `bytemuck::Pod`) is then the same error at the `dtype`
-    /// token, reported once.
+    /// The element type in generated code. A path is placed at itself
+    /// wherever it is used ([`DType::place`]): every error about it (an
+    /// unknown name, a type that is not `bytemuck::Pod`) is then the same
+    /// error at the `dtype` token, reported once.
     pub fn rust(&self) -> TokenStream {
         match self {
             DType::Builtin(_, t) => t.clone(),
+            DType::Path(p) => self.place(quote::quote!(#p)),
+        }
+    }
+
+    /// `tokens` placed at a path's `dtype` token, with the derive's own
+    /// hygiene (so nothing reads as user-written code); as they are for a
+    /// built-in name.
+    pub fn place(&self, tokens: TokenStream) -> TokenStream {
+        match self {
+            DType::Builtin(..) => tokens,
             DType::Path(p) => {
                 let at = Span::call_site().located_at(syn::spanned::Spanned::span(p));
-                crate::expand::respan(quote::quote!(#p), at)
+                respan(tokens, at)
             }
         }
     }
@@ -106,6 +115,23 @@ impl DType {
             DType::Path(p) => quote::quote!(#p).to_string().replace(' ', ""),
         }
     }
+}
+
+/// `tokens` with every span (groups' included) set to `at`.
+fn respan(tokens: TokenStream, at: Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut t| {
+            if let TokenTree::Group(g) = &t {
+                let mut inner = proc_macro2::Group::new(g.delimiter(), respan(g.stream(), at));
+                inner.set_span(at);
+                t = TokenTree::Group(inner);
+            } else {
+                t.set_span(at);
+            }
+            t
+        })
+        .collect()
 }
 
 /// A key that may be given once; a second one is reported as a duplicate.

@@ -149,32 +149,11 @@ fn view_elem(f: &Field) -> TokenStream {
     f.attrs.dtype.get().map_or(quote!(u8), DType::rust)
 }
 
-/// `tokens` placed at a `dtype` path where the field has one (with the
-/// derive's own hygiene, so nothing reads as user-written code): a view type
+/// `tokens` placed at the field's `dtype` ([`DType::place`]): a view type
 /// whose element is not `bytemuck::Pod` is reported at the `dtype` token.
 fn at_dtype(f: &Field, tokens: TokenStream) -> TokenStream {
     match f.attrs.dtype.get() {
-        Some(DType::Path(p)) => {
-            let at = Span::call_site().located_at(syn::spanned::Spanned::span(p));
-            respan(tokens, at)
-        }
-        _ => tokens,
+        Some(d) => d.place(tokens),
+        None => tokens,
     }
-}
-
-/// `tokens` with every span (groups' included) set to `at`.
-pub(crate) fn respan(tokens: TokenStream, at: Span) -> TokenStream {
-    tokens
-        .into_iter()
-        .map(|mut t| {
-            if let proc_macro2::TokenTree::Group(g) = &t {
-                let mut inner = proc_macro2::Group::new(g.delimiter(), respan(g.stream(), at));
-                inner.set_span(at);
-                t = proc_macro2::TokenTree::Group(inner);
-            } else {
-                t.set_span(at);
-            }
-            t
-        })
-        .collect()
 }
