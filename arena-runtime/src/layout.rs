@@ -300,10 +300,7 @@ impl<'a, M: Memory> Carver<'a, M> {
     /// The name and alignment of field `index` of the arena.
     #[inline]
     fn field(&self, index: usize) -> (&'static str, usize) {
-        match self.fields.get(index) {
-            Some(f) => (f.name, f.align_in(self.align)),
-            None => ("", self.align),
-        }
+        field_of(self.fields, self.align, index)
     }
 
     /// The `bytes` bytes of field `index`, a nested region, at its alignment.
@@ -450,10 +447,7 @@ impl<'a, M: Memory, A: crate::Arena> FieldCarver<'a, M, A> {
     /// generated code, both are constants too.
     #[inline(always)]
     fn field(index: usize) -> (&'static str, usize) {
-        match A::BUFFERS.get(index) {
-            Some(f) => (f.name, f.align_in(A::ALIGN)),
-            None => ("", A::ALIGN),
-        }
+        field_of(A::BUFFERS, A::ALIGN, index)
     }
 
     /// The views of field `index`, the nested arena whose reserved and step
@@ -528,6 +522,21 @@ impl<'a, M: Memory, A: crate::Arena> Alternatives<'a, M, A> {
         let piece = alternative::<M>(A::NAME, field, &mut self.region, reserved.bytes)?;
         step_fits(A::NAME, field, reserved.bytes, step.bytes)?;
         reserved.step_views::<M>(step, piece)
+    }
+}
+
+/// The name of field `index` of `fields` and its alignment in an arena
+/// aligned to `align` (a field past the table: no name, the arena's).
+#[inline(always)]
+const fn field_of(
+    fields: &[crate::BufferInfo],
+    align: usize,
+    index: usize,
+) -> (&'static str, usize) {
+    if index < fields.len() {
+        (fields[index].name, fields[index].align_in(align))
+    } else {
+        ("", align)
     }
 }
 
