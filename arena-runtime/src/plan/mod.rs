@@ -299,14 +299,8 @@ fn search_plan(
         return Ok((offsets, slab));
     }
     // Time: the phase boundaries, compressed to the ones some buffer has.
-    let mut times: Vec<usize> = items
-        .iter()
-        .filter(|it| it.bytes > 0)
-        .flat_map(|it| [it.first, it.last + 1])
-        .collect();
-    times.sort_unstable();
-    times.dedup();
-    let at = |t: usize| times.binary_search(&t).unwrap_or(0);
+    let times = boundaries(items.iter().filter(|it| it.bytes > 0));
+    let at = |t: usize| boundary(&times, t);
     let jobs: Vec<search::Job> = items
         .iter()
         .enumerate()
@@ -345,6 +339,24 @@ fn search_plan(
         }
     }
     Ok((offsets, slab))
+}
+
+/// The distinct phase boundaries of `items` (each one's first phase and the
+/// phase after its last), ascending: between two of them, the same buffers
+/// are live.
+fn boundaries<'i>(items: impl IntoIterator<Item = &'i Item>) -> Vec<usize> {
+    let mut times: Vec<usize> = items
+        .into_iter()
+        .flat_map(|it| [it.first, it.last + 1])
+        .collect();
+    times.sort_unstable();
+    times.dedup();
+    times
+}
+
+/// The index of boundary `t` among `times` ([`boundaries`]).
+fn boundary(times: &[usize], t: usize) -> usize {
+    times.binary_search(&t).unwrap_or(0)
 }
 
 /// The search thread's stack: room for two frames a buffer at

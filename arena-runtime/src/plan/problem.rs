@@ -155,24 +155,13 @@ impl Problem {
 
     /// [`Problem::items`] with time compressed to the distinct boundaries.
     fn compressed_items(&self) -> Vec<super::Item> {
-        let mut times: Vec<u64> = self
-            .buffers
-            .iter()
-            .flat_map(|b| [b.lower, b.upper])
-            .collect();
-        times.sort_unstable();
-        times.dedup();
-        let at = |t: u64| times.binary_search(&t).unwrap_or(0);
-        self.buffers
-            .iter()
-            .map(|b| super::Item {
-                name: "",
-                bytes: b.size,
-                align: 1,
-                first: at(b.lower),
-                last: at(b.upper) - 1,
-            })
-            .collect()
+        let mut items = self.items(1);
+        let times = super::boundaries(&items);
+        for it in &mut items {
+            it.first = super::boundary(&times, it.first);
+            it.last = super::boundary(&times, it.last + 1) - 1;
+        }
+        items
     }
 
     /// The largest sum of sizes live at one time: no plan is lower.
