@@ -233,9 +233,9 @@ fn busiest_of_many(items: &[Item], guard: usize) -> usize {
 /// give the same offsets on every machine. Never above [`plan_offsets`]'s
 /// plan; a plan at the bound ends the search at once. A budget of 0 is
 /// [`plan_offsets`]; above 2,048 non-empty buffers the search is not run
-/// (its depth is the number of buffers). The search runs roughly 50,000 to
-/// 500,000 nodes a second on a few hundred buffers; BENCHMARKS.md has its
-/// heights and times on MiniMalloc's hard problems.
+/// (its depth is the number of buffers). BENCHMARKS.md has its heights and
+/// times on MiniMalloc's hard problems (about 80,000 nodes a second where
+/// the whole budget is spent).
 ///
 /// ```
 /// use arena_runtime::plan::{Item, plan_offsets, plan_with_budget};
@@ -375,13 +375,10 @@ fn rounds(
     jobs: &[search::Job],
     sections: usize,
     bound: usize,
-    mut slab: usize,
+    slab: usize,
     budget: u64,
     target: Option<usize>,
 ) -> Option<(Vec<usize>, usize)> {
-    let model = search::Model::new(jobs, sections);
-    let mut best = None;
-    let mut left = budget;
     // Every height is a multiple of the sizes' and alignments' common
     // divisor: heights are counted in that unit.
     let unit = jobs
@@ -390,38 +387,29 @@ fn rounds(
         .fold(0, gcd)
         .max(1);
     let bound = bound.div_ceil(unit);
-    let target = target.map(|t| t / unit);
-    let mut ruled_out = bound;
-    let mut attempt = |cap: usize, order, limit: u64, slab: &mut usize, ruled_out: &mut usize| {
-        let found = model.solve(cap * unit, order, limit.min(left));
-        let nodes = found.nodes.max(1);
-        left = left.saturating_sub(nodes);
-        let some = found.offsets.is_some();
-        match found.offsets {
-            Some(off) => {
-                let height = jobs.iter().zip(&off).map(|(j, &o)| o + j.foot).max();
-                if let Some(height) = height.filter(|&h| h < *slab) {
-                    *slab = height;
-                    best = Some((off, height));
-                }
-            }
-            None if found.proven => *ruled_out = (*ruled_out).max(cap + 1),
-            None => {}
-        }
-        let done =
-            left == 0 || *slab / unit <= *ruled_out || target.is_some_and(|t| *slab / unit <= t);
-        (some, done, nodes)
+    let mut r = Rounds {
+        model: search::Model::new(jobs, sections),
+        jobs,
+        unit,
+        target: target.map(|t| t / unit),
+        left: budget,
+        slab,
+        ruled_out: bound,
+        best: None,
     };
     let mut limit = 2 * jobs.len() as u64;
     'rounds: for round in 0usize.. {
         for order in search::ORDERS {
-            if ruled_out == bound && attempt(bound, order, limit, &mut slab, &mut ruled_out).1 {
+            if r.ruled_out == bound && r.attempt(bound, order, limit).done {
                 break 'rounds;
             }
         }
-        if let Some(t) = target.filter(|&t| t > bound && t >= ruled_out && t < slab / unit) {
+        if let Some(t) = r
+            .target
+            .filter(|&t| t > bound && t >= r.ruled_out && t < r.height())
+        {
             for order in search::ORDERS {
-                if attempt(t, order, limit, &mut slab, &mut ruled_out).1 {
+                if r.attempt(t, order, limit).done {
                     break 'rounds;
                 }
             }
@@ -429,25 +417,86 @@ fn rounds(
         // The bisection: one order a round, in turn, a quarter of the
         // limit an attempt, the limit in all.
         let order = search::ORDERS[round % search::ORDERS.len()];
-        let mut lo = ruled_out;
+        let mut lo = r.ruled_out;
         let mut spent = 0;
-        while lo < slab / unit && spent < limit {
-            let cap = lo + (slab / unit - 1 - lo) / 2;
-            let (found, done, nodes) = attempt(cap, order, limit / 4, &mut slab, &mut ruled_out);
-            if done {
+        while lo < r.height() && spent < limit {
+            let cap = lo + (r.height() - 1 - lo) / 2;
+            let tried = r.attempt(cap, order, limit / 4);
+            if tried.done {
                 break 'rounds;
             }
-            spent += nodes;
-            if !found {
+            spent += tried.nodes;
+            if !tried.found {
                 lo = cap + 1;
             }
         }
-        if slab / unit <= ruled_out {
+        if r.height() <= r.ruled_out {
             break;
         }
         limit = limit.saturating_mul(2);
     }
-    best
+    r.best
+}
+
+/// The state of [`rounds`]: heights in its unit, but for the plans' own.
+struct Rounds<'j> {
+    model: search::Model<'j>,
+    jobs: &'j [search::Job],
+    unit: usize,
+    target: Option<usize>,
+    /// Nodes left.
+    left: u64,
+    /// The best plan's height, in bytes.
+    slab: usize,
+    /// The lowest height not ruled out.
+    ruled_out: usize,
+    /// The best plan found: offsets by job, height in bytes.
+    best: Option<(Vec<usize>, usize)>,
+}
+
+/// What one search of [`Rounds::attempt`] did.
+struct Tried {
+    found: bool,
+    /// The rounds are over: the budget is spent, or the best plan is at
+    /// the lowest height not ruled out or at the target.
+    done: bool,
+    nodes: u64,
+}
+
+impl Rounds<'_> {
+    /// The best plan's height in units.
+    fn height(&self) -> usize {
+        self.slab / self.unit
+    }
+
+    /// One search for a plan at or below `cap`, with `order`, within
+    /// `limit` nodes.
+    fn attempt(&mut self, cap: usize, order: search::Order, limit: u64) -> Tried {
+        let found = self
+            .model
+            .solve(cap * self.unit, order, limit.min(self.left));
+        let nodes = found.nodes.max(1);
+        self.left = self.left.saturating_sub(nodes);
+        let some = found.offsets.is_some();
+        match found.offsets {
+            Some(off) => {
+                let height = self.jobs.iter().zip(&off).map(|(j, &o)| o + j.foot).max();
+                if let Some(height) = height.filter(|&h| h < self.slab) {
+                    self.slab = height;
+                    self.best = Some((off, height));
+                }
+            }
+            None if found.proven => self.ruled_out = self.ruled_out.max(cap + 1),
+            None => {}
+        }
+        Tried {
+            found: some,
+            done: self.left == 0
+                || self.height() <= self.ruled_out
+                || self.target.is_some_and(|t| self.height() <= t),
+            nodes,
+        }
+    }
 }
 
 /// The greatest common divisor.
