@@ -614,3 +614,57 @@ fn generated_locals_never_meet_user_names() {
     );
     assert_eq!(shapes.part.a, [1]);
 }
+
+/// Raw-identifier fields: the view keeps the raw name (`r#type`), the
+/// metadata and messages say `type`, and the locals built from a field's
+/// name (`type_on`, `fn_raw`, `ref_inner`) stay valid identifiers.
+#[derive(Arena, Debug)]
+#[arena(params(n: usize, trimmed: bool))]
+struct Keywords {
+    #[arena(shape = [n], dtype = f32, when = n > 1)]
+    r#type: usize,
+    #[arena(size = 8 * r#type, trim = trimmed)]
+    r#fn: usize,
+    #[arena(nested(n), size = inner + 4)]
+    r#ref: Region<Part>,
+    #[arena(size = r#fn + 1, lever = T_KEYWORD_OFF)]
+    r#match: usize,
+}
+
+#[test]
+fn raw_identifier_fields_compile_and_are_named_without_r_hash() {
+    let l = Levers::new().with("T_KEYWORD_OFF", "1");
+    let k = Keywords::try_from_config_with(&l, 3, false).unwrap();
+    assert_eq!((k.r#type, k.r#fn, k.r#match), (12, 96, 97));
+    assert_eq!((k.r#ref.bytes, k.r#ref.inner.a), (12 + 4, 12));
+    assert_eq!(Keywords::try_from_config_with(&l, 3, true).unwrap().r#fn, 0);
+    let names: Vec<&str> = Keywords::BUFFERS.iter().map(|b| b.name).collect();
+    assert_eq!(names, ["type", "fn", "ref", "match"]);
+    let mut slab = HostSlab::new(k).unwrap();
+    let v = slab.views();
+    assert_eq!((v.r#type.len(), v.r#fn.len()), (3, 96));
+    assert_eq!(v.r#ref.a.len(), 3);
+    let e = Keywords::try_from_config_with(&Levers::new().with("T_KEYWORD_OFF", "x"), 3, false)
+        .unwrap_err();
+    assert!(!e.to_string().contains("r#"), "{e}");
+}
+
+/// Raw identifiers in a phased arena: fields and phases.
+#[derive(Arena, Debug)]
+#[arena(params(n: usize), phases(r#in, out))]
+struct KeywordPhases {
+    #[arena(shape = [n], dtype = u32, live = r#in, zeroed)]
+    r#type: usize,
+    #[arena(shape = [n], dtype = f32, live = out)]
+    r#loop: usize,
+}
+
+#[test]
+fn raw_identifier_fields_in_phases() {
+    assert_eq!(KeywordPhases::PHASES, ["in", "out"]);
+    let k = KeywordPhases::try_from_config_with(&Levers::new(), 4).unwrap();
+    let mut slab = HostSlab::new(k).unwrap();
+    let mut phases = slab.views();
+    assert_eq!(phases.r#in().r#type, [0; 4]);
+    assert_eq!(phases.out().r#loop.len(), 4);
+}

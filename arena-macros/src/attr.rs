@@ -206,6 +206,14 @@ pub struct Field<'a> {
     pub attrs: FieldAttrs,
 }
 
+impl Field<'_> {
+    /// The field's name as its metadata, messages and the generated locals
+    /// built from it spell it: `type` for `r#type`.
+    pub fn name(&self) -> String {
+        syn::ext::IdentExt::unraw(&self.ident).to_string()
+    }
+}
+
 const STRUCT_KEYS: [&str; 8] = [
     "params",
     "let",

@@ -198,7 +198,7 @@ fn check_phases(m: &Model, errs: &mut Errors) -> Vec<Option<(usize, usize)>> {
             if f.attrs.value.get().is_some() {
                 errs.at(
                     key,
-                    format!("`live` applies to buffers; `{}` is a `value` field, computed and not carved", f.ident),
+                    format!("`live` applies to buffers; `{}` is a `value` field, computed and not carved", f.name()),
                 );
                 return None;
             }
@@ -363,7 +363,7 @@ fn check_field(m: &Model, f: &Field, errs: &mut Errors) {
     if a.nested.get().is_some() && !is_region(f.ty) {
         errs.at(
             syn::spanned::Spanned::span(f.ty),
-            format!("a `nested(...)` field has type `arena::Region<T>`, where `T` derives `Arena`; `{}` is not", f.ident),
+            format!("a `nested(...)` field has type `arena::Region<T>`, where `T` derives `Arena`; `{}` is not", f.name()),
         );
     }
     if a.nested.get().is_some() {
@@ -558,7 +558,7 @@ fn order(m: &Model, errs: &mut Errors) -> Vec<Node> {
         .collect();
     let name_of = |n: Node| match n {
         Node::Let(i) => m.lets()[i].name.to_string(),
-        Node::Field(i) => m.fields[i].ident.to_string(),
+        Node::Field(i) => m.fields[i].name(),
     };
     // 0 = new, 1 = on the stack, 2 = done
     let mut state: HashMap<Node, u8> = HashMap::new();

@@ -20,7 +20,7 @@ pub(super) fn arena_impl(m: &Model, g: &Gen) -> TokenStream {
     let one_of = m.one_of();
     let rt = rt();
     let infos = m.fields.iter().enumerate().map(|(fi, f)| {
-        let n = f.ident.to_string();
+        let n = f.name();
         let doc = f.doc.first().cloned().unwrap_or_default();
         let formula = formula_text(f);
         let role = model::role(f);
@@ -166,7 +166,10 @@ pub(super) fn arena_impl(m: &Model, g: &Gen) -> TokenStream {
     };
     let slab = slab_bytes_body(m);
     let shapes_ty = shapes_ident(m);
-    let phase_names = m.phases().iter().map(ToString::to_string);
+    let phase_names = m
+        .phases()
+        .iter()
+        .map(|p| syn::ext::IdentExt::unraw(p).to_string());
     let phases_item = (!m.phases().is_empty())
         .then(|| quote!(const PHASES: &'static [&'static str] = &[#(#phase_names),*];));
     let budget_item = m

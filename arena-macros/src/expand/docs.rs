@@ -53,12 +53,33 @@ fn escape_md(s: &str) -> String {
     s.replace('|', "\\|")
 }
 
+/// `text` as one inline code span of rustdoc's Markdown: whitespace runs
+/// (newlines of a formula written over several lines included) folded to
+/// one space, so no line of it can start an indented code block that
+/// rustdoc would run as a doctest, and fenced by more backticks than any
+/// run inside it.
+pub(super) fn code(text: &str) -> String {
+    let folded = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut longest = 0;
+    let mut run = 0;
+    for c in folded.chars() {
+        run = if c == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    let fence = "`".repeat(longest + 1);
+    if longest == 0 {
+        format!("{fence}{folded}{fence}")
+    } else {
+        format!("{fence} {folded} {fence}")
+    }
+}
+
 pub(super) fn doc_table(m: &Model) -> String {
     let mut s = String::new();
     if let Some(w) = &m.attrs.when {
         s.push_str(&format!(
-            "Every buffer is 0 unless `{}` (the arena's `when`).\n\n",
-            w.text
+            "Every buffer is 0 unless {} (the arena's `when`).\n\n",
+            code(&w.text)
         ));
     }
     let phases = m.phases();
@@ -79,9 +100,9 @@ pub(super) fn doc_table(m: &Model) -> String {
             },
         };
         s.push_str(&format!(
-            "| `{}` | `{}` {live}| {} |\n",
-            f.ident,
-            escape_md(&formula_text(f)),
+            "| `{}` | {} {live}| {} |\n",
+            f.name(),
+            escape_md(&code(&formula_text(f))),
             escape_md(&info_cond)
         ));
     }
@@ -94,10 +115,10 @@ fn condition_text(f: &Field) -> String {
         parts.push(format!("lever `{l}`"));
     }
     if let Some(w) = f.attrs.when.get() {
-        parts.push(format!("when `{}`", w.text));
+        parts.push(format!("when {}", code(&w.text)));
     }
     if let Some(u) = f.attrs.unless.get() {
-        parts.push(format!("unless `{}`", u.text));
+        parts.push(format!("unless {}", code(&u.text)));
     }
     if let Some(t) = f.attrs.trim.get() {
         parts.push(format!("trimmed by `{t}`"));
@@ -119,7 +140,7 @@ pub(super) fn field_doc(f: &Field) -> String {
     if !d.is_empty() {
         d.push_str("\n\n");
     }
-    d.push_str(&format!("Bytes: `{}`", formula_text(f)));
+    d.push_str(&format!("Bytes: {}", code(&formula_text(f))));
     let c = condition_text(f);
     if !c.is_empty() {
         d.push_str(&format!(" ({c})"));

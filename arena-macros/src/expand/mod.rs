@@ -67,7 +67,7 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
                 "`{}` is nested in `{}` (field `{}`) and declares phases: a nested region is one block, live in the phases of its parent's field; declare the phases on the outermost arena only",
                 f.ty_name(),
                 model.input.ident,
-                f.ident
+                f.name()
             );
             quote!(::arena::__private::no_phases::<#it>(#msg);)
         })

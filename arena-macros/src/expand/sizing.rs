@@ -67,17 +67,17 @@ fn cx() -> Ident {
 
 /// A trimmed field's size before its trim.
 fn raw_ident(f: &Field) -> Ident {
-    local(&format!("{}_raw", f.ident))
+    local(&format!("{}_raw", f.name()))
 }
 
 /// Whether a gated field is on.
 fn on_ident(f: &Field) -> Ident {
-    local(&format!("{}_on", f.ident))
+    local(&format!("{}_on", f.name()))
 }
 
 /// A nested field's arena.
 fn inner_ident(f: &Field) -> Ident {
-    local(&format!("{}_inner", f.ident))
+    local(&format!("{}_inner", f.name()))
 }
 
 fn param_ty(ty: &syn::Type) -> (Ty, String) {
@@ -332,7 +332,7 @@ impl<'m, 'a> Gen<'m, 'a> {
                 continue;
             };
             let n = &f.ident;
-            let s = lit_str(&n.to_string());
+            let s = lit_str(&f.name());
             // A formula whose every value is a multiple of a constant that the
             // element size divides needs no check.
             let factor = formula::factor(&formula.expr);
@@ -419,7 +419,7 @@ impl<'m, 'a> Gen<'m, 'a> {
         if let Some(l) = f.attrs.lever.get() {
             parts.push(quote!(#l));
         }
-        let item = f.ident.to_string();
+        let item = f.name();
         if let Some(w) = f.attrs.when.get() {
             if let Some((_, c)) = self.eval(w, &item, How::Bool) {
                 parts.push(c);
@@ -514,7 +514,7 @@ impl<'m, 'a> Gen<'m, 'a> {
         let m = self.m;
         let f = &m.fields[i];
         let n = &f.ident;
-        let item = n.to_string();
+        let item = f.name();
         let Some(role) = model::role(f) else {
             self.bind(n, Ty::Int, "field");
             return quote!();
@@ -603,7 +603,7 @@ impl<'m, 'a> Gen<'m, 'a> {
                 let bytes = if size.is_none() && !trimmed {
                     n.clone()
                 } else {
-                    local(&format!("{n}_bytes"))
+                    local(&format!("{item}_bytes"))
                 };
                 let region = match size {
                     Some(s) => {
