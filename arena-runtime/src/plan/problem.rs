@@ -158,8 +158,8 @@ impl Problem {
         let mut items = self.items(1);
         let times = super::boundaries(&items);
         for it in &mut items {
-            it.first = super::boundary(&times, it.first);
-            it.last = super::boundary(&times, it.last + 1) - 1;
+            it.first = super::boundary(&times, it.first as u128);
+            it.last = super::boundary(&times, it.last as u128 + 1) - 1;
         }
         items
     }

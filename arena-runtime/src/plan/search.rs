@@ -68,6 +68,13 @@ pub(crate) const ORDERS: [Order; 3] = [Order::Wat, Order::Taw, Order::Twa];
 /// buffers).
 pub(crate) const MAX_JOBS: usize = 2_048;
 
+/// The work one node of the budget pays for: a node is one buffer placed
+/// (or one candidate examined), and every `STEPS_PER_NODE` elementary steps
+/// of work done for it (jobs scanned, sections updated, floors raised,
+/// parts ranked) count as one node more. So the budget bounds the search's
+/// time on any problem, not only on those whose nodes are cheap.
+pub(crate) const STEPS_PER_NODE: u64 = 16_384;
+
 /// What does not change between searches of one problem.
 pub(crate) struct Model<'j> {
     jobs: &'j [Job],
@@ -165,6 +172,7 @@ impl<'j> Model<'j> {
             m: self,
             cap,
             budget,
+            steps: 0,
             rank: self.ranks(order),
             order,
             min_off: vec![0; self.jobs.len()],
@@ -182,6 +190,9 @@ impl<'j> Model<'j> {
             hi: self.sections,
             jobs: (0..self.jobs.len()).collect(),
         };
+        // Ranking every job reads its sections.
+        let spans: usize = self.jobs.iter().map(|j| j.end - j.start).sum();
+        s.charge(spans + self.jobs.len() + self.sections);
         let outcome = if s.total.iter().any(|&t| t > cap) {
             Outcome::NotFound
         } else {
@@ -261,6 +272,8 @@ struct Search<'m, 'j> {
     cap: usize,
     /// Nodes left.
     budget: u64,
+    /// Steps of work not yet counted as a node ([`STEPS_PER_NODE`]).
+    steps: u64,
     rank: Vec<usize>,
     order: Order,
     /// Each unplaced job's lowest offset: above every placed job live with
@@ -284,11 +297,25 @@ struct Search<'m, 'j> {
 }
 
 impl Search<'_, '_> {
+    /// Counts `steps` of work against the budget: a node per
+    /// [`STEPS_PER_NODE`].
+    fn charge(&mut self, steps: usize) {
+        self.steps += steps as u64;
+        if self.steps >= STEPS_PER_NODE {
+            self.budget = self.budget.saturating_sub(self.steps / STEPS_PER_NODE);
+            self.steps %= STEPS_PER_NODE;
+        }
+    }
+
     /// Solves `part` split at the section indices `cuts` (ascending, inside
     /// it), each side on its own.
     fn parts(&mut self, part: &Part, cuts: &[usize]) -> Outcome {
         let mut lo = part.lo;
         for hi in cuts.iter().copied().chain([part.hi]) {
+            if self.budget == 0 {
+                return Outcome::OutOfNodes;
+            }
+            self.charge(part.jobs.len());
             let jobs: Vec<usize> = part
                 .jobs
                 .iter()
@@ -301,6 +328,14 @@ impl Search<'_, '_> {
             if !jobs.is_empty() {
                 // Ranked afresh among themselves, by the bytes left now.
                 let old: Vec<usize> = jobs.iter().map(|&j| self.rank[j]).collect();
+                let spans: usize = jobs
+                    .iter()
+                    .map(|&j| {
+                        let job = &self.m.jobs[j];
+                        job.end.min(hi) - job.start.max(lo)
+                    })
+                    .sum();
+                self.charge(spans + 16 * jobs.len());
                 for (r, j) in ranked(self.m.jobs, &self.total, self.order, &jobs)
                     .into_iter()
                     .enumerate()
@@ -342,6 +377,7 @@ impl Search<'_, '_> {
             min_height = min_height.min(top);
             order.push((off, self.rank[j], j));
         }
+        self.charge(part.jobs.len());
         if order.is_empty() {
             return Outcome::Found;
         }
@@ -359,7 +395,13 @@ impl Search<'_, '_> {
         let mut outside: Option<Outside> = None;
         let mut tried: Vec<(usize, usize)> = Vec::new();
         for &(off, rank, j) in &order {
+            // Every candidate examined is work: the budget may end here,
+            // between two of them.
+            if self.budget == 0 {
+                return Outcome::OutOfNodes;
+            }
             let twin = self.m.twin[j];
+            self.charge(1 + tried.len());
             if tried.contains(&(twin, off)) {
                 continue;
             }
@@ -367,6 +409,9 @@ impl Search<'_, '_> {
             let outside = if off.saturating_add(most) <= self.cap {
                 None
             } else {
+                if outside.is_none() {
+                    self.charge(part.hi - part.lo);
+                }
                 Some(&*outside.get_or_insert_with(|| Outside::of(&self.total[part.lo..part.hi])))
             };
             let (outcome, hat) = self.try_place(part, outside, j, off, rank);
@@ -399,6 +444,7 @@ impl Search<'_, '_> {
         // the new offset under the bytes left in the others.
         // (No `outside`: the offset is low enough for any section.)
         let (a, b) = (job.start.max(part.lo), job.end.min(part.hi));
+        self.charge(b - a + m.overlaps[j].len());
         let others_fit = outside.is_none_or(|o| {
             let rest = o.before[a - part.lo].max(o.after[b - part.lo]);
             off.saturating_add(rest) <= self.cap
@@ -429,6 +475,7 @@ impl Search<'_, '_> {
             self.min_off[o] = top.checked_add(a - 1).map_or(usize::MAX, |t| t & !(a - 1));
             self.affected.push(o);
         }
+        self.charge(2 * (job.end - job.start));
         for s in job.start..job.end {
             self.floor_undo.push((s, self.floor[s]));
             self.floor[s] = top;
@@ -481,6 +528,7 @@ impl Search<'_, '_> {
         // The sections of the jobs whose lowest offset rose, as merged runs.
         let changed = &mut self.affected[mark..];
         let mut fits = true;
+        let mut steps = changed.len();
         if !changed.is_empty() {
             changed.sort_unstable_by_key(|&o| m.jobs[o].start);
             let mut runs: Vec<(usize, usize)> = Vec::new();
@@ -498,6 +546,7 @@ impl Search<'_, '_> {
                     let floor = self.floor[s];
                     let mut lowest = usize::MAX;
                     for &o in &m.live[s] {
+                        steps += 1;
                         if !self.placed[o] {
                             lowest = lowest.min(self.min_off[o]);
                             if lowest <= floor {
@@ -516,6 +565,7 @@ impl Search<'_, '_> {
                 }
             }
         }
+        self.charge(steps);
         fits
     }
 }

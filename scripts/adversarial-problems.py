@@ -1,0 +1,26 @@
+#!/usr/bin/env python3
+"""Writes the adversarial family of the reliability probe in MiniMalloc's CSV
+form: N heavily overlapping buffers, starts uniform in [0, 100,000), lengths
+in [1, 100,000], sizes 1 to 65,536. Greedy is far above the bound and every
+search node meets most of the buffers: a test of what the budget bounds.
+
+    scripts/adversarial-problems.py N SEED > problem.csv
+"""
+import random
+import sys
+
+
+def problem(n, seed):
+    rng = random.Random(seed)
+    lines = ["id,lower,upper,size"]
+    for k in range(n):
+        lower = rng.randrange(0, 100_000)
+        upper = lower + rng.randint(1, 100_000)
+        lines.append(f"{k},{lower},{upper},{rng.randint(1, 65_536)}")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 2048
+    seed = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+    sys.stdout.write(problem(n, seed))
