@@ -84,6 +84,13 @@ fn plans_a_small_problem_end_to_end() {
 }
 
 #[test]
+fn a_byte_order_mark_before_the_header_is_skipped() {
+    let (code, stdout, stderr, _) = run("bom", &format!("\u{feff}{SMALL}"), &[]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("5 buffers, height 160"), "{stdout}");
+}
+
+#[test]
 fn a_plan_above_the_capacity_is_exit_1() {
     let (code, _, stderr, _) = run("cap", SMALL, &["--capacity", "150"]);
     assert_eq!(code, 1, "{stderr}");
@@ -130,6 +137,11 @@ fn bad_input_is_exit_2_naming_the_line_and_column() {
         ),
         ("empty", "", "line 1: the file is empty"),
         (
+            "overflow",
+            "id,lower,upper,size\na,0,2,18446744073709551000\nb,1,3,1000\nc,5,6,10\n",
+            "column `size`: buffer `",
+        ),
+        (
             "header-only",
             "id,lower,upper,size\n",
             "line 1: no buffers after the header",
@@ -141,6 +153,19 @@ fn bad_input_is_exit_2_naming_the_line_and_column() {
         assert!(stderr.contains(want), "{name}: {stderr}");
         assert_eq!(stderr.lines().count(), 1, "{name}: one line: {stderr}");
     }
+    // The buffer that overflows is one of the two live together, named by
+    // its id and line; never an empty name.
+    let (_, _, stderr, _) = run(
+        "overflow-names",
+        "id,lower,upper,size\na,0,2,18446744073709551000\nb,1,3,1000\n",
+        &[],
+    );
+    assert!(
+        stderr.contains("line 2, column `size`: buffer `a`")
+            || stderr.contains("line 3, column `size`: buffer `b`"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("``"), "{stderr}");
     let (code, _, stderr, _) = run("align", SMALL, &["--align", "3"]);
     assert_eq!(code, 2);
     assert!(

@@ -16,6 +16,8 @@ pub struct Buffer {
     pub upper: u64,
     /// Bytes.
     pub size: usize,
+    /// Its line in the file (1-based; 0 for a buffer made in code).
+    pub line: usize,
 }
 
 /// A problem: its buffers in file order.
@@ -52,8 +54,11 @@ const COLUMNS: [&str; 4] = ["id", "lower", "upper", "size"];
 
 impl Problem {
     /// Reads a problem: a header naming `id`, `lower`, `upper` and `size` (in
-    /// any order, other columns ignored), then one buffer a line.
+    /// any order, other columns ignored), then one buffer a line. A UTF-8
+    /// byte order mark before the header (spreadsheet exports write one) is
+    /// skipped.
     pub fn parse(text: &str) -> Result<Problem, ProblemError> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let err = |line, column, message: String| ProblemError {
             line,
             column,
@@ -130,6 +135,7 @@ impl Problem {
                 lower,
                 upper,
                 size,
+                line,
             });
         }
         if buffers.is_empty() {
