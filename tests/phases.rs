@@ -268,3 +268,64 @@ fn a_plan_budget_reaches_every_path() {
         assert_eq!(ph.p3().c.len(), 60);
     }
 }
+
+/// Two 10-byte buffers in one phase, aligned to 256.
+#[derive(Arena, Debug)]
+#[arena(params(n: usize), phases(only))]
+pub struct TwoSmall {
+    #[arena(size = n, live = only)]
+    pub a: usize,
+    #[arena(size = n, live = only)]
+    pub b: usize,
+}
+
+/// A one-of arena: one buffer at a time.
+#[derive(Arena, Debug)]
+#[arena(params(n: usize, m: usize), one_of)]
+pub struct Either {
+    #[arena(size = n)]
+    pub a: usize,
+    #[arena(size = m)]
+    pub b: usize,
+}
+
+/// The same buffers without phases.
+#[derive(Arena, Debug)]
+#[arena(params(n: usize, m: usize))]
+pub struct Plain {
+    #[arena(size = n)]
+    pub a: usize,
+    #[arena(size = m, align = 4096)]
+    pub b: usize,
+    #[arena(size = n + m)]
+    pub c: usize,
+}
+
+#[test]
+fn the_lower_bound_is_at_most_the_slab() {
+    // 512 (both rounded up) was more than the slab's 266.
+    let t = TwoSmall::try_from_config_with(&Levers::new(), 10).unwrap();
+    assert_eq!(t.slab_bytes().unwrap(), 266);
+    assert_eq!(t.lower_bound_bytes().unwrap(), 266);
+    // A one-of arena's bound is its widest buffer, not the sum.
+    let e = Either::try_from_config_with(&Levers::new(), 10, 300).unwrap();
+    assert_eq!(e.lower_bound_bytes().unwrap(), 300);
+    assert_eq!(e.slab_bytes().unwrap(), 300);
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2_000))]
+
+    #[test]
+    fn lower_bound_at_most_slab_with_and_without_phases(n in 0usize..100_000, m in 0usize..100_000, h in 0usize..300) {
+        let levers = Levers::new();
+        let pass = Pass::try_from_config_with(&levers, n % 300, h).unwrap();
+        proptest::prop_assert!(pass.lower_bound_bytes().unwrap() <= pass.slab_bytes().unwrap());
+        let two = TwoSmall::try_from_config_with(&levers, n).unwrap();
+        proptest::prop_assert!(two.lower_bound_bytes().unwrap() <= two.slab_bytes().unwrap());
+        let either = Either::try_from_config_with(&levers, n, m).unwrap();
+        proptest::prop_assert!(either.lower_bound_bytes().unwrap() <= either.slab_bytes().unwrap());
+        let plain = Plain::try_from_config_with(&levers, n, m).unwrap();
+        proptest::prop_assert!(plain.lower_bound_bytes().unwrap() <= plain.slab_bytes().unwrap());
+    }
+}

@@ -330,11 +330,15 @@ pub trait Arena: Sized {
         Ok(if Self::ONE_OF { widest } else { cursor.end() })
     }
 
-    /// The largest sum, over phases, of the bytes of the buffers live in the
-    /// phase, each rounded up to [`Arena::ALIGN`]: no placement uses less, but
-    /// for the rounding of the buffer that ends it.
-    /// Without phases, the sum over every buffer.
+    /// A true lower bound of [`Arena::slab_bytes`], for this arena and any
+    /// plan of it: the largest sum, over phases, of the bytes of the buffers
+    /// live in the phase, each rounded up to [`Arena::ALIGN`] but for the
+    /// one on top ([`plan::lower_bound`]). Without phases, the sum over every
+    /// buffer; for a one-of arena, its widest buffer.
     fn lower_bound_bytes(&self) -> Result<usize, SizeError> {
+        if Self::ONE_OF {
+            return self.unplanned_bytes();
+        }
         let items = plan_items(self);
         plan::lower_bound(Self::NAME, &items, Self::PHASES.len().max(1), Self::ALIGN)
     }

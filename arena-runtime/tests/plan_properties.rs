@@ -66,6 +66,9 @@ proptest! {
         let planned = plan_offsets("A", &items, guard);
         let flat = unplanned(&items, guard);
         let lower = lower_bound("A", &items, phases, 1);
+        // Rounded to any alignment (capped at the live buffers' own), a
+        // true bound: 256 is the arenas' default.
+        let lowers = [64usize, 256, 4096].map(|a| lower_bound("A", &items, phases, a));
         match planned {
             Err(SizeError::SlabOverflow { arena: "A", .. }) => {
                 // Overflow only where the sum itself leaves usize.
@@ -90,7 +93,7 @@ proptest! {
                         prop_assert!(disjoint, "buffers {} and {} overlap while both live", i, j);
                     }
                 }
-                if let Ok(lower) = lower {
+                for lower in std::iter::once(lower).chain(lowers).flatten() {
                     prop_assert!(lower as u128 <= slab as u128 + (guard * n) as u128, "lower {} > planned {}", lower, slab);
                 }
                 if let Ok(flat) = flat {

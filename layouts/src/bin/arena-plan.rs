@@ -78,7 +78,11 @@ fn main() -> ExitCode {
     let (offsets, height) = match planned {
         Ok(p) => p,
         Err(SizeError::SlabOverflow { field, .. }) => {
-            let line = problem.buffers.iter().find(|b| b.id == field).map(|b| b.line);
+            let line = problem
+                .buffers
+                .iter()
+                .find(|b| b.id == field)
+                .map(|b| b.line);
             eprintln!(
                 "arena-plan: {input}: line {}, column `size`: buffer `{field}` does not fit: its end would pass usize::MAX ({}) with the buffers live with it",
                 line.unwrap_or(0),
