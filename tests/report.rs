@@ -251,3 +251,96 @@ fn a_sweep_over_any_parameter_of_a_user_arena() {
     .unwrap_err();
     assert!(e.to_string().contains("Forward"), "{e}");
 }
+
+pub mod kernels {
+    pub mod attention {
+        /// A user element type with a long path.
+        #[derive(Clone, Copy, Debug, arena::bytemuck::Pod, arena::bytemuck::Zeroable)]
+        #[bytemuck(crate = "arena::bytemuck")]
+        #[repr(C)]
+        pub struct PackedHeadPair {
+            pub k: u16,
+            pub v: u16,
+        }
+    }
+}
+
+/// Long names, a long dtype path, and formulas over several lines with
+/// tabs and carriage returns: what the table's width and the CSV's quoting
+/// must survive.
+#[derive(Arena, Debug, Clone)]
+#[arena(params(m: usize), phases(prefill_attention_and_rotary, decode_sampling_head))]
+pub struct Wide {
+    #[arena(shape = [m, 64], dtype = crate::kernels::attention::PackedHeadPair, live = prefill_attention_and_rotary)]
+    pub a_forty_four_character_field_name_xxxxxxxxx: usize,
+    #[arena(size = "m\r\n\t* 4
+        + 8", dtype = u8, live = decode_sampling_head)]
+    pub multi_line: usize,
+    #[arena(size = m
+        * 2, when = m
+        > 1)]
+    pub token_form: usize,
+}
+
+#[test]
+fn the_table_stays_within_120_columns_and_one_line_a_row() {
+    let w = Wide::try_from_config_with(&Levers::new(), 10).unwrap();
+    let r = Report::of(&w).unwrap();
+    let table = r.table();
+    for l in table.lines() {
+        assert!(
+            l.chars().count() <= 120,
+            "{} columns:\n{table}",
+            l.chars().count()
+        );
+    }
+    // Header, three rows, the blank line and the totals: no row split.
+    assert_eq!(
+        table.lines().take_while(|l| !l.is_empty()).count(),
+        4,
+        "{table}"
+    );
+    assert!(!table.contains(['\r', '\t']));
+    // The wide table keeps every cell whole, one line a row.
+    let wide = r.wide_table();
+    assert!(wide.contains("a_forty_four_character_field_name_xxxxxxxxx"));
+    assert!(wide.contains("crate::kernels::attention::PackedHeadPair"));
+    assert!(!wide.contains('…'));
+    assert!(wide.contains("m * 4 + 8"), "whitespace folded:\n{wide}");
+    assert!(wide.contains("when m > 1"), "{wide}");
+    assert_eq!(wide.lines().take_while(|l| !l.is_empty()).count(), 4);
+    // The CSV quotes a field that holds a line break; every record parses
+    // back to nine fields.
+    let csv = r.csv();
+    assert!(csv.contains("\"m\r\n\t* 4"), "{csv:?}");
+    let records = csv_records(&csv);
+    assert_eq!(records.len(), 4, "{csv:?}");
+    assert!(records.iter().all(|r| r.len() == 9), "{records:?}");
+    assert_eq!(records[2][8], "m\r\n\t* 4\n        + 8");
+}
+
+/// A small RFC 4180 reader: quoted fields may hold commas, quotes and line
+/// breaks.
+fn csv_records(text: &str) -> Vec<Vec<String>> {
+    let (mut out, mut rec, mut field) = (Vec::new(), Vec::new(), String::new());
+    let mut chars = text.chars().peekable();
+    let mut quoted = false;
+    while let Some(c) = chars.next() {
+        match (quoted, c) {
+            (true, '"') if chars.peek() == Some(&'"') => {
+                chars.next();
+                field.push('"');
+            }
+            (true, '"') => quoted = false,
+            (true, c) => field.push(c),
+            (false, '"') => quoted = true,
+            (false, ',') => rec.push(std::mem::take(&mut field)),
+            (false, '\n') => {
+                rec.push(std::mem::take(&mut field));
+                out.push(std::mem::take(&mut rec));
+            }
+            (false, c) => field.push(c),
+        }
+    }
+    out
+}

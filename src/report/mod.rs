@@ -217,13 +217,16 @@ impl Report {
     }
 
     /// Aligned columns, then the totals; no line wider than
-    /// [`TABLE_WIDTH`] characters: long shapes, conditions and formulas end
-    /// in `…`.
+    /// [`TABLE_WIDTH`] characters whatever the names, dtype paths and
+    /// formulas: the longest text cells end in `…` (shapes, conditions and
+    /// formulas first, then names, dtypes and phase ranges). Whitespace runs
+    /// in a cell (a formula written over several lines) are one space.
     pub fn table(&self) -> String {
         self.table_within(Some(TABLE_WIDTH))
     }
 
-    /// The table with every cell whole.
+    /// The table with every cell whole (whitespace runs still one space,
+    /// so a row is one line).
     pub fn wide_table(&self) -> String {
         self.table_within(None)
     }
@@ -260,7 +263,7 @@ impl Report {
                     r.condition.clone()
                 });
                 c.push(r.formula.to_owned());
-                c
+                c.iter().map(|cell| fold(cell)).collect()
             })
             .collect();
         let n = header.len();
@@ -271,19 +274,25 @@ impl Report {
             }
         }
         if let Some(max) = max {
-            // The shape, condition and formula columns give way, longest first.
-            let cut = [2, n - 2, n - 1];
+            // The shape, condition and formula columns give way, longest
+            // first; then every text column (names, dtype paths, phase
+            // ranges), so that no line passes `max`. The numbers stay whole.
+            let first = [2, n - 2, n - 1];
+            let all: Vec<usize> = (0..n).filter(|&i| !right[i]).collect();
             let total = |w: &[usize]| w.iter().sum::<usize>() + 2 * (n - 1);
-            while total(&width) > max {
-                let Some(&widest) = cut
-                    .iter()
-                    .filter(|&&i| width[i] > header[i].len().max(4))
-                    .max_by_key(|&&i| width[i])
-                else {
-                    break;
-                };
-                width[widest] -= 1;
+            for cut in [&first[..], &all[..]] {
+                while total(&width) > max {
+                    let Some(&widest) = cut
+                        .iter()
+                        .filter(|&&i| width[i] > header[i].len().max(4))
+                        .max_by_key(|&&i| width[i])
+                    else {
+                        break;
+                    };
+                    width[widest] -= 1;
+                }
             }
+            let cut = all;
             for row in &mut cells {
                 for &i in &cut {
                     row[i] = ellipsize(&row[i], width[i]);
@@ -318,7 +327,7 @@ impl Report {
         }
         out.push('\n');
         if let Some(w) = self.when {
-            let _ = writeln!(out, "every buffer is 0 unless {}", ellipsize(w, 90));
+            let _ = writeln!(out, "every buffer is 0 unless {}", ellipsize(&fold(w), 90));
         }
         let mut total = |name: &str, bytes: usize| {
             let _ = writeln!(out, "{name:<18} {bytes:>16}  {}", human(bytes));
@@ -390,12 +399,12 @@ impl Report {
             let _ = writeln!(
                 out,
                 "{},{},{},{},{},{},{},{},{}",
-                r.name,
+                csv_field(r.name),
                 r.bytes,
                 r.offset.map_or(String::new(), |o| o.to_string()),
                 csv_field(&r.dtype),
                 csv_field(&r.shape),
-                r.lever.unwrap_or(""),
+                csv_field(r.lever.unwrap_or("")),
                 r.in_total,
                 csv_field(&self.live_text(r.live)),
                 csv_field(r.formula),
@@ -873,10 +882,16 @@ pub fn ellipsize(s: &str, max: usize) -> String {
     out
 }
 
-/// `s` as one CSV field: quoted where it holds a comma, a quote or a
-/// newline.
+/// `s` with every run of whitespace (newlines, `\r`, tabs) one space: one
+/// line of a table.
+pub fn fold(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// `s` as one CSV field: quoted where it holds a comma, a quote, a newline
+/// or a carriage return.
 pub fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
+    if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
         s.to_owned()
