@@ -1,6 +1,10 @@
 //! A user's crate whose arena has formulas written over several lines, with
 //! backticks and pipes in them: `cargo test --doc` of that crate passes (the
-//! rustdoc the derive generates holds no doctest of its own).
+//! rustdoc the derive generates holds no doctest of its own). The same crate
+//! holds the formulas that used to crash rustc inside the derive (a sum of
+//! 10,000 terms, 2,000 nested parentheses, in string and token form) and
+//! formulas at the nesting limit: they compile, and its doctest checks their
+//! values.
 
 use std::path::Path;
 use std::process::Command;
@@ -35,12 +39,40 @@ pub struct Scratch {
 /// ```
 /// let s = doc_user::Scratch::try_from_config_with(&arena::Levers::new(), 3, true).unwrap();
 /// assert_eq!(s.multi, 3 + 4 + 6);
+/// let l = doc_user::Long::try_from_config_with(&arena::Levers::new(), 3).unwrap();
+/// assert_eq!((l.sum_str, l.sum_tokens), (30_000, 30_000));
+/// assert_eq!((l.parens_str, l.parens_tokens), (4, 4));
+/// assert_eq!((l.chained, l.deep_product, l.deep_ifs), (8, 1, 7));
 /// ```
 pub fn documented() {}
 "#;
 
+/// The long and deep formulas, written out.
+fn long_arena() -> String {
+    let sum = vec!["M"; 10_000].join(" + ");
+    let parens = format!("{}M + 1{}", "(".repeat(2_000), ")".repeat(2_000));
+    let chained = vec!["M > 1"; 5_000].join(" && ");
+    // 256 levels: the most a formula may nest.
+    let product = format!("{}1{}", "1 * (".repeat(255), ")".repeat(255));
+    let ifs = format!(
+        "{}7{}",
+        "if M > 0 { ".repeat(254),
+        " } else { 0 }".repeat(254)
+    );
+    format!(
+        "/// Long and deep formulas.\n#[derive(arena::Arena, Debug)]\n#[arena(params(max_batch_tokens: usize as M))]\npub struct Long {{\n\
+         /// a\n#[arena(size = \"{sum}\")]\npub sum_str: usize,\n\
+         /// b\n#[arena(size = {sum})]\npub sum_tokens: usize,\n\
+         /// c\n#[arena(size = \"{parens}\")]\npub parens_str: usize,\n\
+         /// d\n#[arena(size = {parens})]\npub parens_tokens: usize,\n\
+         /// e\n#[arena(size = 8, when = {chained})]\npub chained: usize,\n\
+         /// f\n#[arena(size = {product})]\npub deep_product: usize,\n\
+         /// g\n#[arena(size = {ifs})]\npub deep_ifs: usize,\n}}\n"
+    )
+}
+
 #[test]
-fn cargo_test_doc_passes_on_a_crate_with_multi_line_formulas() {
+fn cargo_test_doc_passes_on_a_crate_with_multi_line_long_and_deep_formulas() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("doc_user");
     std::fs::create_dir_all(dir.join("src")).unwrap();
@@ -50,7 +82,7 @@ fn cargo_test_doc_passes_on_a_crate_with_multi_line_formulas() {
         root.display().to_string()
     );
     std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
-    std::fs::write(dir.join("src/lib.rs"), LIB).unwrap();
+    std::fs::write(dir.join("src/lib.rs"), format!("{LIB}\n{}", long_arena())).unwrap();
     // The workspace's versions, so nothing is fetched and little rebuilt.
     std::fs::copy(root.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());

@@ -13,9 +13,18 @@ use proc_macro::TokenStream;
 /// `#[arena(...)]` attributes. See the `arena` crate for the reference.
 #[proc_macro_derive(Arena, attributes(arena, size, lever))]
 pub fn derive_arena(input: TokenStream) -> TokenStream {
-    let input = syn::parse_macro_input!(input as syn::DeriveInput);
-    expand::derive(&input).into()
+    // The walks of a formula recurse once per level of its tree (a chain of
+    // 10,000 terms is 10,000 levels): on a stack of their own, on this
+    // thread, so rustc's stack is never the limit (the parser bounds the
+    // nesting, `formula::parse::MAX_NESTING`).
+    stacker::grow(DERIVE_STACK, || {
+        let input = syn::parse_macro_input!(input as syn::DeriveInput);
+        expand::derive(&input).into()
+    })
 }
+
+/// The derive's stack: reserved, and only touched as deep as it is used.
+const DERIVE_STACK: usize = 256 << 20;
 
 #[cfg(test)]
 mod snapshot {

@@ -112,6 +112,38 @@ fn int_literal(v: u128, span: Span) -> TokenStream {
     quote!(#lit)
 }
 
+/// Operators a statement of a long chain holds ([`Lowerer::chain`]).
+const CHAIN_PIECE: usize = 64;
+
+/// One operator of a chain, its right operand and where it was written.
+type Link<'e> = (BinOp, &'e Expr, Loc);
+
+/// `e` as a chain longer than [`CHAIN_PIECE`] of operators of one precedence
+/// (not comparisons), found without recursion: its first operand and each
+/// operator with its right operand, left to right.
+fn chain(e: &Expr) -> Option<(&Expr, Vec<Link<'_>>)> {
+    let Kind::Bin(top, ..) = e.kind else {
+        return None;
+    };
+    if top.is_comparison() {
+        return None;
+    }
+    let mut links = Vec::new();
+    let mut cur = e;
+    while let Kind::Bin(op, l, r) = &cur.kind {
+        if op.power() != top.power() {
+            break;
+        }
+        links.push((*op, &**r, cur.loc));
+        cur = l;
+    }
+    if links.len() <= CHAIN_PIECE {
+        return None;
+    }
+    links.reverse();
+    Some((cur, links))
+}
+
 /// `code` in parentheses when it is an `if`, so it can be an operand.
 fn operand(e: &Expr, code: TokenStream) -> TokenStream {
     if matches!(e.kind, Kind::If(..)) {
@@ -363,6 +395,8 @@ impl<'a> Lowerer<'a> {
                     ..Lowered::plain(Ty::Bool, quote_spanned!(span=> !#code))
                 })
             }
+            // Parentheses around parentheses are written once.
+            Kind::Paren(inner) if matches!(inner.kind, Kind::Paren(_)) => self.lower(inner),
             Kind::Paren(inner) => {
                 let l = self.lower(inner)?;
                 let code = l.code;
@@ -397,8 +431,51 @@ impl<'a> Lowerer<'a> {
                     tries: c.tries || t_l.tries || f_l.tries,
                 })
             }
-            Kind::Bin(op, l, r) => self.binary(*op, l, r, e.loc),
+            Kind::Bin(op, l, r) => match chain(e) {
+                Some((first, links)) => self.chain(first, &links),
+                None => self.binary(*op, l, r, e.loc),
+            },
         }
+    }
+
+    /// A long chain of one operator's precedence (`a + b - c + ...`), in
+    /// statements of [`CHAIN_PIECE`] operators each, so that the generated
+    /// expression stays shallow for rustc at any length: `{ let c = a + b
+    /// ...; let c = c + ...; c }`, left to right as written, so each
+    /// operation and its check are the formula's own.
+    fn chain(&mut self, first: &Expr, links: &[Link<'_>]) -> Option<Lowered> {
+        let acc_name = Ident::new("__arena_chain", Span::mixed_site());
+        let mut acc = self.lower(first);
+        let mut stmts = Vec::new();
+        for (k, &(op, r, loc)) in links.iter().enumerate() {
+            if k > 0 && k % CHAIN_PIECE == 0 {
+                if let Some(a) = acc.as_mut() {
+                    let code = std::mem::replace(&mut a.code, quote!(#acc_name));
+                    stmts.push(quote!(let #acc_name = #code;));
+                }
+            }
+            if matches!(op, BinOp::Div | BinOp::Rem) && is_lit_zero(r) {
+                return self.fail(
+                    r.loc,
+                    format!(
+                        "division by a literal zero in `… {} {}`",
+                        op.text(),
+                        print(r)
+                    ),
+                );
+            }
+            let b = self.lower(r);
+            acc = match (acc, b) {
+                (Some(a), Some(b)) => self.combine(op, a, first, b, r, loc),
+                _ => None,
+            };
+        }
+        let acc = acc?;
+        let code = acc.code;
+        Some(Lowered {
+            code: quote!({ #(#stmts)* #code }),
+            ..acc
+        })
     }
 
     fn member(&mut self, base: &Expr, ty: Ty, loc: Loc) -> Option<()> {
@@ -552,7 +629,6 @@ impl<'a> Lowerer<'a> {
     }
 
     fn binary(&mut self, op: BinOp, l: &Expr, r: &Expr, loc: Loc) -> Option<Lowered> {
-        let span = loc.span;
         if matches!(op, BinOp::Div | BinOp::Rem) && is_lit_zero(r) {
             return self.fail(
                 r.loc,
@@ -562,6 +638,20 @@ impl<'a> Lowerer<'a> {
         let a = self.lower(l);
         let b = self.lower(r);
         let (a, b) = (a?, b?);
+        self.combine(op, a, l, b, r, loc)
+    }
+
+    /// `a op b`, each lowered from `l` and `r`.
+    fn combine(
+        &mut self,
+        op: BinOp,
+        a: Lowered,
+        l: &Expr,
+        b: Lowered,
+        r: &Expr,
+        loc: Loc,
+    ) -> Option<Lowered> {
+        let span = loc.span;
         let tries = a.tries || b.tries;
         let opt: TokenStream = match op {
             BinOp::Add => quote_spanned!(span=> +),

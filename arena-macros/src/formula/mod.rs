@@ -83,6 +83,7 @@ impl Formula {
             return Err(render(&source, e));
         }
         let expr = parse::parse(&toks, end).map_err(|e| render(&source, e))?;
+        check_depth(&expr).map_err(|e| render(&source, e))?;
         Ok(Formula {
             text: parse::print(&expr),
             expr,
@@ -103,6 +104,7 @@ impl Formula {
         }
         let end = Loc::range(span, text.len(), text.len() + 1);
         let expr = parse::parse(&toks, end).map_err(|e| render(&source, e))?;
+        check_depth(&expr).map_err(|e| render(&source, e))?;
         Ok(Formula {
             expr,
             text: text.trim().to_owned(),
@@ -116,28 +118,84 @@ impl Formula {
     }
 }
 
+/// The most levels of nested operations a formula may have, as its
+/// generated code nests them: parentheses add none (parentheses around
+/// parentheses are written once), and a chain of one operator's precedence
+/// (`a + b - c + ...`, `x && y && ...`, of any length) is one level. rustc itself overflows its stack on expressions nested a few
+/// thousand deep; this keeps the generated code far from that.
+pub const MAX_DEPTH: usize = 256;
+
+/// How deep `e` nests ([`MAX_DEPTH`]), found without recursion; an error at
+/// the deepest node past the limit.
+pub fn check_depth(e: &Expr) -> Result<(), FError> {
+    let mut stack = vec![(e, 1usize)];
+    let (mut most, mut at) = (0usize, e.loc);
+    while let Some((e, level)) = stack.pop() {
+        if level > most {
+            (most, at) = (level, e.loc);
+        }
+        match &e.kind {
+            Kind::Paren(inner) => stack.push((inner, level)),
+            Kind::Bin(op, l, r) => {
+                let chain = !op.is_comparison()
+                    && matches!(l.kind, Kind::Bin(lop, ..) if lop.power() == op.power());
+                stack.push((l, if chain { level } else { level + 1 }));
+                stack.push((r, level + 1));
+            }
+            _ => stack.extend(e.children().into_iter().map(|c| (c, level + 1))),
+        }
+    }
+    if most > MAX_DEPTH {
+        return Err(FError::new(
+            at,
+            format!("formula nested too deeply: {most} levels, at most {MAX_DEPTH}"),
+        ));
+    }
+    Ok(())
+}
+
 /// A compile error: at the token for token formulas; at the literal, with the
 /// formula quoted and the bad part underlined, for string formulas.
 pub fn render(source: &Source, e: FError) -> syn::Error {
     match (source, e.loc.range) {
         (Source::Str { text }, Some((start, end))) => {
-            let start = start.min(text.len());
-            let width = end.saturating_sub(start).max(1);
+            let start = floor_char(text, start.min(text.len()));
+            let end = floor_char(text, end.min(text.len()));
+            let marks = text[start..end].chars().count().max(1);
+            // One line, char for char (a newline or tab is a space), and
+            // no more than `QUOTE` characters either side of the fault.
+            let chars: Vec<char> = text
+                .chars()
+                .map(|c| if c.is_whitespace() { ' ' } else { c })
+                .collect();
             let lead = text[..start].chars().count();
-            let marks = text
-                .get(start..end.min(text.len()))
-                .map_or(width, |s| s.chars().count().max(1));
+            let from = lead.saturating_sub(QUOTE);
+            let to = (lead + marks + QUOTE).min(chars.len());
+            let before = if from > 0 { "…" } else { "" };
+            let after = if to < chars.len() { "…" } else { "" };
+            let shown: String = chars[from..to].iter().collect();
             let msg = format!(
-                "{}\n  in formula: {}\n              {}{}",
+                "{}\n  in formula: {before}{shown}{after}\n              {}{}",
                 e.msg,
-                text,
-                " ".repeat(lead),
-                "^".repeat(marks)
+                " ".repeat(lead - from + before.chars().count()),
+                "^".repeat(marks.min(2 * QUOTE))
             );
             syn::Error::new(e.loc.span, msg)
         }
         _ => syn::Error::new(e.loc.span, e.msg),
     }
+}
+
+/// How many characters of a string formula an error quotes either side of
+/// the fault.
+const QUOTE: usize = 80;
+
+/// `i`, or the char boundary before it.
+fn floor_char(text: &str, mut i: usize) -> usize {
+    while !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
 }
 
 /// The closest of `candidates` to `name`, when one is close enough to be a typo.

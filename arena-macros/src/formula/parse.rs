@@ -59,7 +59,7 @@ impl BinOp {
     }
 
     /// Binding power: higher binds tighter.
-    fn power(self) -> u8 {
+    pub fn power(self) -> u8 {
         match self {
             BinOp::Or => 1,
             BinOp::And => 2,
@@ -128,6 +128,37 @@ struct Parser<'t> {
     toks: &'t [Token],
     pos: usize,
     end: Loc,
+    /// How deep the parser has recursed (parentheses, operands, `!`,
+    /// `if`s): past [`MAX_NESTING`] the formula is refused before the
+    /// recursion can exhaust the stack.
+    nesting: usize,
+}
+
+/// The most levels the parser recurses through (each parenthesis, `!`,
+/// `else if` and operand of a higher precedence is one); a formula nested
+/// deeper is an error, never a stack overflow.
+pub const MAX_NESTING: usize = 4_096;
+
+/// The most binary operators a formula may have: a sum of 16,384 terms
+/// compiles in seconds; rustc's time and memory grow with the operators
+/// (50,000 took a minute and 3.7 GB), so a longer formula is refused.
+pub const MAX_OPERATORS: usize = 16_384;
+
+/// The deepest nesting of brackets in `toks`: what a formula refused for
+/// its nesting reports.
+fn bracket_depth(toks: &[Token]) -> usize {
+    let (mut depth, mut most) = (0usize, 0usize);
+    for t in toks {
+        match t.tk {
+            Tk::Open(_) => {
+                depth += 1;
+                most = most.max(depth);
+            }
+            Tk::Close(_) => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    most
 }
 
 type PResult<T> = Result<T, FError>;
@@ -144,6 +175,19 @@ fn describe(tk: &Tk) -> String {
 }
 
 impl<'t> Parser<'t> {
+    /// One level deeper; an error past [`MAX_NESTING`].
+    fn enter(&mut self) -> PResult<()> {
+        self.nesting += 1;
+        if self.nesting > MAX_NESTING {
+            let n = bracket_depth(self.toks).max(self.nesting);
+            return Err(FError::new(
+                self.here(),
+                format!("formula nested too deeply: {n} levels, at most {MAX_NESTING}"),
+            ));
+        }
+        Ok(())
+    }
+
     fn peek(&self) -> Option<&'t Token> {
         self.toks.get(self.pos)
     }
@@ -189,6 +233,13 @@ impl<'t> Parser<'t> {
     }
 
     fn expr(&mut self, min_power: u8) -> PResult<Expr> {
+        self.enter()?;
+        let e = self.expr_within(min_power);
+        self.nesting -= 1;
+        e
+    }
+
+    fn expr_within(&mut self, min_power: u8) -> PResult<Expr> {
         let mut lhs = self.unary()?;
         while let Some(Token {
             tk: Tk::Op(op),
@@ -232,9 +283,11 @@ impl<'t> Parser<'t> {
                 loc,
             }) => {
                 self.pos += 1;
-                let inner = self.unary()?;
+                self.enter()?;
+                let inner = self.unary();
+                self.nesting -= 1;
                 Ok(Expr {
-                    kind: Kind::Not(Box::new(inner)),
+                    kind: Kind::Not(Box::new(inner?)),
                     loc: *loc,
                 })
             }
@@ -317,7 +370,10 @@ impl<'t> Parser<'t> {
                 loc,
             }) if kw == "if" => {
                 self.pos += 1;
-                self.if_else(*loc)?
+                self.enter()?;
+                let e = self.if_else(*loc);
+                self.nesting -= 1;
+                e?
             }
             _ => self.block()?,
         };
@@ -428,7 +484,25 @@ pub fn parse(toks: &[Token], end: Loc) -> Result<Expr, FError> {
     if toks.is_empty() {
         return Err(FError::new(end, "empty formula".into()));
     }
-    let mut p = Parser { toks, pos: 0, end };
+    let ops: Vec<&Token> = toks
+        .iter()
+        .filter(|t| matches!(t.tk, Tk::Op(op) if BinOp::from_op(op).is_some()))
+        .collect();
+    if ops.len() > MAX_OPERATORS {
+        return Err(FError::new(
+            ops[MAX_OPERATORS].loc,
+            format!(
+                "formula too long: {} operators, at most {MAX_OPERATORS}; split it into `let`s",
+                ops.len()
+            ),
+        ));
+    }
+    let mut p = Parser {
+        toks,
+        pos: 0,
+        end,
+        nesting: 0,
+    };
     let e = p.expr(0)?;
     if let Some(
         t @ Token {

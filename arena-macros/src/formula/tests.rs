@@ -6,7 +6,7 @@ use std::str::FromStr;
 use proc_macro2::{Span, TokenStream};
 use proptest::prelude::*;
 
-use super::parse::print;
+use super::parse::{MAX_OPERATORS, print};
 use super::{BinOp, Expr, Formula, Kind};
 
 /// A reference formula, built by the test and printed with minimal parentheses.
@@ -466,5 +466,141 @@ mod factor {
         ] {
             assert_eq!(of(text), 1, "{text}");
         }
+    }
+}
+
+/// Runs `f` on a large stack, as the derive does (`DERIVE_STACK`).
+fn on_derive_stack<T>(f: impl FnOnce() -> T) -> T {
+    stacker::grow(256 << 20, f)
+}
+
+/// The deepest nesting of token groups in `code`, without recursion.
+fn group_depth(code: &TokenStream) -> usize {
+    let mut most = 0;
+    let mut stack = vec![(code.clone(), 0usize)];
+    while let Some((ts, d)) = stack.pop() {
+        most = most.max(d);
+        for tt in ts {
+            if let proc_macro2::TokenTree::Group(g) = tt {
+                stack.push((g.stream(), d + 1));
+            }
+        }
+    }
+    most
+}
+
+#[test]
+fn a_sum_of_ten_thousand_terms_lowers_to_shallow_statements() {
+    on_derive_stack(|| {
+        let text = vec!["M"; 10_000].join(" + ");
+        let f = Formula::from_str(&text, Span::call_site()).unwrap();
+        let env = test_env();
+        let mut l = super::lower::Lowerer::new(&env);
+        let code = l.int(&f.expr).unwrap().code;
+        assert!(l.errors.is_empty());
+        let printed = code.to_string();
+        // 9,999 operators in statements of 64: 156 of them, then the rest.
+        assert_eq!(printed.matches("let __arena_chain").count(), 9_999 / 64);
+        assert_eq!(printed.matches('+').count(), 9_999);
+        assert!(group_depth(&code) <= 3, "{}", group_depth(&code));
+        // The token form, and a chain of `&&`.
+        let tokens = TokenStream::from_str(&text).unwrap();
+        assert!(Formula::from_tokens(tokens, Span::call_site()).is_ok());
+        let cond = vec!["M > 1"; 5_000].join(" && ");
+        let f = Formula::from_str(&cond, Span::call_site()).unwrap();
+        let code = l.bool(&f.expr).unwrap().code.to_string();
+        assert_eq!(code.matches("&&").count(), 4_999);
+    });
+}
+
+#[test]
+fn two_thousand_nested_parentheses_lower_to_one_pair() {
+    on_derive_stack(|| {
+        let text = format!("{}M + 1{}", "(".repeat(2_000), ")".repeat(2_000));
+        for f in [
+            Formula::from_str(&text, Span::call_site()).unwrap(),
+            Formula::from_tokens(TokenStream::from_str(&text).unwrap(), Span::call_site()).unwrap(),
+        ] {
+            let env = test_env();
+            let mut l = super::lower::Lowerer::new(&env);
+            let code = l.int(&f.expr).unwrap().code;
+            assert_eq!(group_depth(&code), 2, "{code}");
+        }
+    });
+}
+
+#[test]
+fn formulas_nested_too_deeply_are_one_error() {
+    on_derive_stack(|| {
+        // Nested operations past the generated code's limit.
+        let deep = format!("{}M{}", "M * (".repeat(300), ")".repeat(300));
+        let e = Formula::from_str(&deep, Span::call_site()).unwrap_err();
+        let msg = e.to_string();
+        assert!(
+            msg.starts_with("formula nested too deeply: 301 levels, at most 256"),
+            "{msg}"
+        );
+        let e = Formula::from_tokens(TokenStream::from_str(&deep).unwrap(), Span::call_site())
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "formula nested too deeply: 301 levels, at most 256"
+        );
+        // 256 levels compile.
+        let ok = format!("{}M{}", "M * (".repeat(255), ")".repeat(255));
+        assert!(Formula::from_str(&ok, Span::call_site()).is_ok());
+        // Past the parser's limit, whatever nests: parentheses, `!`, `else if`.
+        let parens = format!("{}M{}", "(".repeat(5_000), ")".repeat(5_000));
+        let e = Formula::from_str(&parens, Span::call_site()).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("formula nested too deeply: 5000 levels, at most 4096"),
+            "{e}"
+        );
+        let nots = format!("{}cond", "!".repeat(100_000));
+        let e = Formula::from_str(&nots, Span::call_site()).unwrap_err();
+        assert!(
+            e.to_string().starts_with("formula nested too deeply"),
+            "{e}"
+        );
+        let elifs = format!("{}{{ 1 }}", "if cond { 1 } else ".repeat(50_000));
+        let e = Formula::from_str(&elifs, Span::call_site()).unwrap_err();
+        assert!(
+            e.to_string().starts_with("formula nested too deeply"),
+            "{e}"
+        );
+    });
+}
+
+#[test]
+fn formulas_too_long_are_one_error() {
+    on_derive_stack(|| {
+        let ok = vec!["M"; MAX_OPERATORS + 1].join(" + ");
+        assert!(Formula::from_str(&ok, Span::call_site()).is_ok());
+        let long = vec!["M"; 100_001].join(" * ");
+        let e = Formula::from_str(&long, Span::call_site()).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("formula too long: 100000 operators, at most 16384"),
+            "{e}"
+        );
+    });
+}
+
+#[test]
+fn errors_quote_a_window_of_long_and_multi_line_formulas_on_one_line() {
+    for text in [
+        format!("{}M )", "M +\n\t".repeat(1_000)),
+        "M +\n    h\r\n  + )".to_owned(),
+    ] {
+        let msg = Formula::from_str(&text, Span::call_site())
+            .unwrap_err()
+            .to_string();
+        let lines: Vec<&str> = msg.lines().collect();
+        assert_eq!(lines.len(), 3, "{msg}");
+        let quote = lines[1];
+        assert!(quote.chars().count() <= 200, "{msg}");
+        let at = lines[2].chars().position(|c| c == '^').unwrap();
+        assert_eq!(quote.chars().nth(at), Some(')'), "{msg}");
     }
 }
