@@ -43,8 +43,8 @@ fn check(f: &formula::Formula) {
     }
 }
 
-fuzz_target!(|data: &[u8]| {
-    let Ok(s) = std::str::from_utf8(data) else { return };
+/// Both forms of `s`, checked and lowered.
+fn both(s: &str) {
     if let Ok(f) = formula::Formula::from_str(s, Span::call_site()) {
         check(&f);
     }
@@ -53,4 +53,23 @@ fuzz_target!(|data: &[u8]| {
             check(&f);
         }
     }
+}
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(s) = std::str::from_utf8(data) else { return };
+    // On a stack as large as the derive's (`DERIVE_STACK`).
+    stacker::grow(256 << 20, || {
+        both(s);
+        // Long and deep: the input as a part repeated, joined by an
+        // operator, or nested in parentheses, up to past the limits.
+        if let Some((head, part)) = s.split_once('#') {
+            let n = head.bytes().map(usize::from).sum::<usize>() * 97 % 20_000 + 1;
+            let joined = vec![part; n].join(if n % 2 == 0 { " + " } else { " && " });
+            both(&joined);
+            let nested = format!("{}{part}{}", "(".repeat(n % 6_000), ")".repeat(n % 6_000));
+            both(&nested);
+            let inside = format!("{}{part}{}", "M * (".repeat(n % 400), ")".repeat(n % 400));
+            both(&inside);
+        }
+    });
 });
