@@ -5,8 +5,9 @@ use std::ptr::NonNull;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use crate::carve::Host;
 use crate::error::{CarveError, StepError};
-use crate::layout::{Host, Layout};
+use crate::layout::Layout;
 use crate::{Arena, Carving};
 
 /// The byte every guard gap and padding byte holds while untouched.

@@ -2,10 +2,12 @@
 //! planned), every phase checked once when the views are taken, then one
 //! phase's pieces at a time.
 
+use crate::arena::fill_field;
+use crate::carve::{Carver, Memory, cast, step_fits};
 use crate::error::{CarveError, SizeError, StepError};
 use crate::host::{GUARD_BYTE, GuardLog};
-use crate::layout::{Carver, Memory, Table, cast, in_order, step_fits};
-use crate::{Arena, Carving, FieldKind, Fill, Layout, Region, SlabRef, fill_field};
+use crate::layout::{Table, in_order};
+use crate::{Arena, Carving, FieldKind, Fill, Layout, Region, SlabRef};
 
 /// The region of an arena `A` with phases and `N` carved fields, laid out
 /// for the sizes `reserved` and cut, one phase at a time, to the sizes

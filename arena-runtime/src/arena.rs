@@ -1,0 +1,473 @@
+//! The [`Arena`] trait that `#[derive(Arena)]` implements, and what its
+//! provided methods need: [`Region`] for nested arenas, [`Carving`], the
+//! fill rules at a buffer's first phase.
+
+use crate::carve::{self, Memory};
+use crate::error::{CarveError, SizeError, StepError};
+use crate::host::SlabRef;
+use crate::layout::{Cursor, Layout, Placement};
+use crate::levers::{LeverInfo, Levers};
+use crate::meta::{BufferInfo, FieldKind};
+use crate::plan;
+
+/// A region holding a nested arena: its size in the parent slab and the
+/// nested arena's own sizes.
+///
+/// `bytes` is at least the nested arena's slab; a size formula may make it
+/// larger (a floor such as `max(65536, inner)`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Region<T> {
+    /// Bytes the region takes in the parent slab.
+    pub bytes: usize,
+    /// The nested arena.
+    pub inner: T,
+}
+
+impl<T> Region<T> {
+    /// A region of `bytes` bytes holding `inner`.
+    #[inline]
+    pub const fn new(bytes: usize, inner: T) -> Self {
+        Region { bytes, inner }
+    }
+}
+
+impl<T: Arena> Region<T> {
+    /// The views of the nested arena, laid out for these sizes, cut from
+    /// `piece` (the whole region) to the sizes of `step`.
+    #[inline]
+    pub(crate) fn step_views<'a, M: Memory>(
+        &'a self,
+        step: &'a Region<T>,
+        piece: M::Bytes<'a>,
+    ) -> Result<T::Views<'a, M>, StepError> {
+        self.inner
+            .carve_step::<M>(&step.inner, piece, Carving::default())
+    }
+}
+
+/// How a slab is carved: the guard bytes after every top-level buffer, and
+/// for an arena with phases whether its offsets are planned (the default) and
+/// whether a phase's new buffers are poisoned when its views are taken.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Carving {
+    /// Bytes after every top-level buffer, filled with [`GUARD_BYTE`].
+    pub guard: usize,
+    /// Poison mode: when a phase's views are taken, every buffer whose range
+    /// begins at that phase is filled with NaN (float dtypes) or `0xA5`.
+    pub poison: bool,
+    /// Lay the buffers of a phased arena out one after the other, as without
+    /// phases (for comparing against the planned layout).
+    pub unplanned: bool,
+    /// The planner's search budget for this slab, in place of the arena's
+    /// [`Arena::PLAN_BUDGET`] (`None`: the arena's).
+    pub plan_budget: Option<u64>,
+}
+
+impl Carving {
+    /// The carving with `guard` bytes after every top-level buffer.
+    pub const fn guard(guard: usize) -> Self {
+        Carving {
+            guard,
+            poison: false,
+            unplanned: false,
+            plan_budget: None,
+        }
+    }
+}
+
+/// An arena derived with `#[derive(Arena)]`.
+///
+/// The derive implements every required item; the provided methods compute
+/// the layout from the field metadata, so reports, host carving and device
+/// carving agree by construction.
+pub trait Arena: Sized {
+    /// The struct's name.
+    const NAME: &'static str;
+    /// Alignment of the slab and minimum alignment of every buffer.
+    const ALIGN: usize;
+    /// Whether the fields are alternative layouts of one region (`one_of`).
+    const ONE_OF: bool = false;
+    /// Metadata of every field, in declaration order.
+    const BUFFERS: &'static [BufferInfo];
+    /// The levers the arena declares; none unless given.
+    const LEVERS: &'static [LeverInfo] = &[];
+    /// The arena-level condition (`#[arena(when = ...)]`) as written: while
+    /// it is false every buffer is 0. `None` when the arena has none.
+    const WHEN: Option<&'static str> = None;
+    /// The planner's search budget for this arena (`#[arena(plan_budget =
+    /// N)]`): nodes of the search after greedy, where greedy stays above the
+    /// busiest phase's bytes ([`plan::plan_with_budget`]). 0, the default,
+    /// is greedy alone, with no heap in `slab_bytes()` and carving.
+    const PLAN_BUDGET: u64 = 0;
+    /// The declared phases, in order (`#[arena(phases(...))]`); empty when
+    /// none are declared, and every buffer lives at once.
+    const PHASES: &'static [&'static str] = &[];
+    /// Alignment of the arena's region: the largest of [`Arena::ALIGN`], the
+    /// element alignment of its buffers and their `align = N`.
+    const REGION_ALIGN: usize = region_align(Self::ALIGN, Self::BUFFERS);
+
+    /// Typed views of every buffer, borrowed from one region.
+    type Views<'a, M: Memory>
+    where
+        Self: 'a;
+
+    /// The step dimensions of the buffers declared with `shape = [...]`
+    /// (`XShapes`, from `X::try_step_with`).
+    type Shapes: Copy + Default;
+
+    /// Every field zero: what a gated-off nested region holds.
+    fn empty() -> Self;
+
+    /// Bytes of field `index` of [`Arena::BUFFERS`] (its value for a value field).
+    fn field_bytes(&self, index: usize) -> usize;
+
+    /// The nested arena's layout of field `index`, `None` for other fields.
+    fn nested_layout(&self, index: usize) -> Option<Result<Layout, SizeError>> {
+        let _ = index;
+        None
+    }
+
+    /// Appends the names of every lever this arena and its nested arenas read.
+    fn collect_lever_names(out: &mut Vec<&'static str>) {
+        let _ = out;
+    }
+
+    /// Carves `region`, laid out for the reserved sizes `self`, into the
+    /// views of the smaller `step` (the same arena sized for one step): each
+    /// view starts at its reserved offset and has the step's length; nested
+    /// and one-of regions follow their own step sizes. A step buffer larger
+    /// than its reservation is a [`StepError::TooLarge`] naming it. `guard`
+    /// bytes follow every top-level reservation (`carving`).
+    fn carve_step<'a, M: Memory>(
+        &'a self,
+        step: &'a Self,
+        region: M::Bytes<'a>,
+        carving: Carving,
+    ) -> Result<Self::Views<'a, M>, StepError>;
+
+    /// [`Arena::carve_step`] at the offsets of `slab`'s layout (planned
+    /// once when the slab was allocated, so that taking views does not plan
+    /// again), recording in its guard log the phase whose guard bands are
+    /// armed; `None` works the offsets out. Only an arena with phases reads
+    /// it. The layout must be [`Arena::layout_for`] with the same carving:
+    /// another layout can make taking a phase's views panic.
+    #[doc(hidden)]
+    fn carve_planned<'a, M: Memory>(
+        &'a self,
+        step: &'a Self,
+        region: M::Bytes<'a>,
+        carving: Carving,
+        slab: Option<SlabRef<'a>>,
+    ) -> Result<Self::Views<'a, M>, StepError> {
+        let _ = slab;
+        self.carve_step::<M>(step, region, carving)
+    }
+
+    /// Fills field `index`, a nested region whose bytes are `region`, as
+    /// [`Arena::fill_region`] does; generated for arenas with nested fields.
+    #[doc(hidden)]
+    fn fill_nested<M: Memory>(
+        &self,
+        index: usize,
+        region: M::Bytes<'_>,
+        fill: Fill,
+    ) -> Result<(), CarveError> {
+        let _ = (index, region, fill);
+        Ok(())
+    }
+
+    /// Fills every buffer of this arena, laid out (without phases) in
+    /// `region`, as a phase does when the arena's region begins its life:
+    /// [`Fill::Poison`] writes each buffer's poison pattern, [`Fill::Zero`]
+    /// zeroes the `zeroed` buffers; nested regions alike, at every depth.
+    #[doc(hidden)]
+    fn fill_region<M: Memory>(
+        &self,
+        mut region: M::Bytes<'_>,
+        fill: Fill,
+    ) -> Result<(), CarveError> {
+        let mut cursor = Cursor::new(0);
+        for (i, info) in Self::BUFFERS.iter().enumerate() {
+            if !info.is_carved() {
+                continue;
+            }
+            let bytes = self.field_bytes(i);
+            let offset = if Self::ONE_OF {
+                0
+            } else {
+                cursor.fit(Self::NAME, info.name, bytes, info.align_in(Self::ALIGN))?
+            };
+            let available = M::len(&region);
+            if offset.checked_add(bytes).is_none_or(|end| end > available) {
+                return Err(CarveError::TooShort {
+                    arena: Self::NAME,
+                    field: info.name,
+                    needed: offset.saturating_add(bytes),
+                    available,
+                });
+            }
+            let rest = M::split_at(M::reborrow(&mut region), offset).1;
+            let mut piece = M::split_at(rest, bytes).0;
+            fill_field::<Self, M>(self, i, &mut piece, fill)?;
+        }
+        Ok(())
+    }
+
+    /// Carves `region` (at least the slab's size, aligned to [`Arena::ALIGN`])
+    /// into views, with `guard` bytes after every top-level buffer.
+    fn carve_with<'a, M: Memory>(
+        &'a self,
+        region: M::Bytes<'a>,
+        guard: usize,
+    ) -> Result<Self::Views<'a, M>, CarveError> {
+        self.carve_step::<M>(self, region, Carving::guard(guard))
+            .map_err(CarveError::from)
+    }
+
+    /// Carves `region` into views; see [`Arena::carve_with`].
+    fn carve<'a, M: Memory>(
+        &'a self,
+        region: M::Bytes<'a>,
+    ) -> Result<Self::Views<'a, M>, CarveError> {
+        self.carve_with::<M>(region, 0)
+    }
+
+    /// Every lever name this arena reads, nested arenas included.
+    fn lever_names() -> Vec<&'static str> {
+        let mut out = Vec::new();
+        Self::collect_lever_names(&mut out);
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// Reads this arena's levers from the process environment, once.
+    fn levers_from_env() -> Levers {
+        Levers::from_env(Self::lever_names())
+    }
+
+    /// The sum of the fields that count in the total (`not_in_total` and value
+    /// fields excluded). Saturates only if sizes were edited by hand: a
+    /// constructed arena has checked it.
+    fn total_bytes(&self) -> usize {
+        Self::BUFFERS
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.in_total && b.is_carved())
+            .fold(0usize, |acc, (i, _)| {
+                acc.saturating_add(self.field_bytes(i))
+            })
+    }
+
+    /// Bytes of every field by name, in declaration order (values included).
+    fn sizes(&self) -> Vec<(&'static str, usize)> {
+        Self::BUFFERS
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (b.name, self.field_bytes(i)))
+            .collect()
+    }
+
+    /// The layout of the slab without guards.
+    fn layout(&self) -> Result<Layout, SizeError> {
+        self.layout_with_guard(0)
+    }
+
+    /// Bytes of the slab: what one allocation of this arena takes (the end
+    /// of its last non-empty buffer), with planned offsets for an arena with
+    /// phases. Allocates nothing.
+    fn slab_bytes(&self) -> Result<usize, SizeError> {
+        if Self::PHASES.is_empty() {
+            self.unplanned_bytes()
+        } else {
+            self.layout().map(|l| l.slab_bytes)
+        }
+    }
+
+    /// Bytes of the slab without sharing: every buffer after the other, as an
+    /// arena without phases is laid out.
+    fn unplanned_bytes(&self) -> Result<usize, SizeError> {
+        let mut cursor = Cursor::new(0);
+        let mut widest = 0usize;
+        for (i, info) in Self::BUFFERS.iter().enumerate() {
+            if !info.is_carved() {
+                continue;
+            }
+            let bytes = self.field_bytes(i);
+            if Self::ONE_OF {
+                widest = widest.max(bytes);
+            } else {
+                cursor.fit(Self::NAME, info.name, bytes, info.align_in(Self::ALIGN))?;
+            }
+        }
+        Ok(if Self::ONE_OF { widest } else { cursor.end() })
+    }
+
+    /// A true lower bound of [`Arena::slab_bytes`], for this arena and any
+    /// plan of it: the largest sum, over phases, of the bytes of the buffers
+    /// live in the phase, each rounded up to [`Arena::ALIGN`] but for the
+    /// one on top ([`plan::lower_bound`]). Without phases, the sum over every
+    /// buffer; for a one-of arena, its widest buffer.
+    fn lower_bound_bytes(&self) -> Result<usize, SizeError> {
+        if Self::ONE_OF {
+            return self.unplanned_bytes();
+        }
+        let items = plan_items(self);
+        plan::lower_bound(Self::NAME, &items, Self::PHASES.len().max(1), Self::ALIGN)
+    }
+
+    /// The layout with `guard` bytes after every top-level buffer: planned
+    /// offsets for an arena with phases.
+    fn layout_with_guard(&self, guard: usize) -> Result<Layout, SizeError> {
+        self.layout_planned(guard, !Self::PHASES.is_empty())
+    }
+
+    /// The layout without sharing, every buffer after the other (what an
+    /// arena without phases has), with `guard` bytes after each.
+    fn unplanned_layout_with_guard(&self, guard: usize) -> Result<Layout, SizeError> {
+        self.layout_planned(guard, false)
+    }
+
+    /// The layout `carving` asks for: its guard, planned unless `unplanned`.
+    fn layout_for(&self, carving: Carving) -> Result<Layout, SizeError> {
+        self.layout_with_budget(
+            carving.guard,
+            !carving.unplanned && !Self::PHASES.is_empty(),
+            carving.plan_budget.unwrap_or(Self::PLAN_BUDGET),
+        )
+    }
+
+    /// The layout, planned (buffers of disjoint phases share bytes) or not.
+    fn layout_planned(&self, guard: usize, planned: bool) -> Result<Layout, SizeError> {
+        self.layout_with_budget(guard, planned, Self::PLAN_BUDGET)
+    }
+
+    /// [`Arena::layout_planned`] with the planner's search budget `budget`
+    /// ([`plan::plan_with_budget`]).
+    fn layout_with_budget(
+        &self,
+        guard: usize,
+        planned: bool,
+        budget: u64,
+    ) -> Result<Layout, SizeError> {
+        let planned = planned && !Self::ONE_OF;
+        let offsets = if planned {
+            Some(plan::plan_with_budget(
+                Self::NAME,
+                &plan_items(self),
+                guard,
+                budget,
+            )?)
+        } else {
+            None
+        };
+        let mut cursor = Cursor::new(if Self::ONE_OF { 0 } else { guard });
+        let mut slab_bytes = 0usize;
+        let mut placements = Vec::with_capacity(Self::BUFFERS.len());
+        let mut k = 0;
+        for (i, info) in Self::BUFFERS.iter().enumerate() {
+            if !info.is_carved() {
+                continue;
+            }
+            let bytes = self.field_bytes(i);
+            let align = info.align_in(Self::ALIGN);
+            let offset = match &offsets {
+                Some((off, _)) => off[k],
+                None if Self::ONE_OF => {
+                    slab_bytes = slab_bytes.max(bytes);
+                    0
+                }
+                None => cursor.fit(Self::NAME, info.name, bytes, align)?,
+            };
+            k += 1;
+            let nested = self.nested_layout(i).transpose()?.map(Box::new);
+            placements.push(Placement {
+                name: info.name,
+                offset,
+                bytes,
+                align,
+                nested,
+            });
+        }
+        if let Some((_, slab)) = offsets {
+            slab_bytes = slab;
+        } else if !Self::ONE_OF {
+            slab_bytes = cursor.end();
+        }
+        Ok(Layout {
+            arena: Self::NAME,
+            one_of: Self::ONE_OF,
+            slab_bytes,
+            placements,
+        })
+    }
+}
+
+/// What a phase writes into a buffer whose range begins at it.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fill {
+    /// The poison pattern of the buffer's dtype (NaN for floats, `0xA5`
+    /// otherwise), in poison mode.
+    Poison,
+    /// Zeros, for a `zeroed` buffer.
+    Zero,
+}
+
+/// Fills field `i` of `arena`, whose bytes are `piece`: its poison pattern
+/// or, if `zeroed`, zeros; a nested region's own buffers after it.
+pub(crate) fn fill_field<A: Arena, M: Memory>(
+    arena: &A,
+    i: usize,
+    piece: &mut M::Bytes<'_>,
+    fill: Fill,
+) -> Result<(), CarveError> {
+    let info = &A::BUFFERS[i];
+    let pattern: &[u8] = match fill {
+        Fill::Poison => carve::poison_pattern(info.dtype),
+        Fill::Zero if info.zeroed => &[0],
+        Fill::Zero => &[],
+    };
+    if !pattern.is_empty() {
+        M::fill(piece, pattern).map_err(|message| CarveError::Device {
+            arena: A::NAME,
+            field: info.name,
+            message,
+        })?;
+    }
+    if info.kind == FieldKind::Nested {
+        arena.fill_nested::<M>(i, M::reborrow(piece), fill)?;
+    }
+    Ok(())
+}
+
+/// The carved fields of `arena` as the planner sees them, in declaration order.
+fn plan_items<A: Arena>(arena: &A) -> Vec<plan::Item> {
+    let phases = A::PHASES.len();
+    A::BUFFERS
+        .iter()
+        .enumerate()
+        .filter(|(_, info)| info.is_carved())
+        .map(|(i, info)| {
+            let (first, last) = info.phases(phases);
+            plan::Item {
+                name: info.name,
+                bytes: arena.field_bytes(i),
+                align: info.align_in(A::ALIGN),
+                first,
+                last,
+            }
+        })
+        .collect()
+}
+
+/// The larger of `align` and every buffer's element alignment.
+pub const fn region_align(align: usize, buffers: &[BufferInfo]) -> usize {
+    let mut out = align;
+    let mut i = 0;
+    while i < buffers.len() {
+        out = buffers[i].align_in(out);
+        i += 1;
+    }
+    out
+}

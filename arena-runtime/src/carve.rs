@@ -1,0 +1,505 @@
+//! How the bytes of a slab are cut into typed views: the memory they live in
+//! ([`Memory`], [`Host`]), the carvers that hand out disjoint pieces in
+//! layout order, and the cast of a piece to its element type.
+
+use crate::error::{CarveError, SizeError, StepError};
+use crate::layout::Cursor;
+
+/// Where views of an arena live: host memory ([`Host`]) or, with the `cuda`
+/// feature, device memory. Carving is written once against this trait.
+pub trait Memory {
+    /// An untyped, exclusively borrowed run of bytes.
+    type Bytes<'a>;
+    /// A typed, exclusively borrowed view.
+    type Slice<'a, T: bytemuck::Pod>;
+
+    /// Bytes in `bytes`.
+    fn len(bytes: &Self::Bytes<'_>) -> usize;
+    /// Splits at `mid` (`mid <= len`).
+    fn split_at(bytes: Self::Bytes<'_>, mid: usize) -> (Self::Bytes<'_>, Self::Bytes<'_>);
+    /// A shorter-lived borrow of the same bytes.
+    fn reborrow<'b>(bytes: &'b mut Self::Bytes<'_>) -> Self::Bytes<'b>;
+    /// Views `bytes`, a non-empty run, as elements of `T`: `Err(align)`
+    /// where its length is not a whole number of `T` or its start is not
+    /// aligned for `T` (by address on the host, by offset from the slab's
+    /// aligned start on a device). [`cast`] calls it: an empty run never
+    /// reaches it (an empty view is taken wherever it sits), and its error
+    /// is named there.
+    fn cast<T: bytemuck::Pod>(bytes: Self::Bytes<'_>) -> Result<Self::Slice<'_, T>, usize>;
+    /// An empty view of `T`.
+    fn empty<'a, T: bytemuck::Pod>(bytes: Self::Bytes<'a>) -> Self::Slice<'a, T>;
+    /// Fills `bytes` with `pattern` repeated (for a phase's poison and
+    /// zeroing); a device error as text.
+    fn fill(bytes: &mut Self::Bytes<'_>, pattern: &[u8]) -> Result<(), String>;
+    /// Whether every byte of `bytes` is `byte` (a guard band's check when a
+    /// phase ends); a device error as text.
+    fn holds(bytes: &Self::Bytes<'_>, byte: u8) -> Result<bool, String>;
+}
+
+/// Host memory: views are `&mut [T]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Host;
+
+impl Memory for Host {
+    type Bytes<'a> = &'a mut [u8];
+    type Slice<'a, T: bytemuck::Pod> = &'a mut [T];
+
+    #[inline]
+    fn len(bytes: &Self::Bytes<'_>) -> usize {
+        bytes.len()
+    }
+    #[inline]
+    fn split_at(bytes: Self::Bytes<'_>, mid: usize) -> (Self::Bytes<'_>, Self::Bytes<'_>) {
+        bytes.split_at_mut(mid)
+    }
+    #[inline]
+    fn reborrow<'b>(bytes: &'b mut Self::Bytes<'_>) -> Self::Bytes<'b> {
+        bytes
+    }
+    #[inline]
+    fn cast<T: bytemuck::Pod>(bytes: Self::Bytes<'_>) -> Result<Self::Slice<'_, T>, usize> {
+        bytemuck::try_cast_slice_mut(bytes).map_err(|_| std::mem::align_of::<T>())
+    }
+    #[inline]
+    fn empty<'a, T: bytemuck::Pod>(_: Self::Bytes<'a>) -> Self::Slice<'a, T> {
+        &mut []
+    }
+
+    fn fill(bytes: &mut Self::Bytes<'_>, pattern: &[u8]) -> Result<(), String> {
+        match pattern {
+            [] => {}
+            [b] => bytes.fill(*b),
+            _ => {
+                for (d, s) in bytes.iter_mut().zip(pattern.iter().cycle()) {
+                    *d = *s;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn holds(bytes: &Self::Bytes<'_>, byte: u8) -> Result<bool, String> {
+        Ok(bytes.iter().all(|&b| b == byte))
+    }
+}
+
+/// Hands out consecutive pieces of one region at the offsets a [`Cursor`] gives.
+/// Carving allocates nothing and uses no unsafe code.
+pub struct Carver<'a, M: Memory> {
+    arena: &'static str,
+    rest: Option<M::Bytes<'a>>,
+    consumed: usize,
+    available: usize,
+    cursor: Cursor,
+    /// For [`Carver::of`]: the arena's alignment and fields.
+    align: usize,
+    fields: &'static [crate::BufferInfo],
+}
+
+impl<'a, M: Memory> Carver<'a, M> {
+    /// A carver over `region` for the arena named `arena`.
+    pub fn new(arena: &'static str, region: M::Bytes<'a>, guard: usize) -> Self {
+        let available = M::len(&region);
+        Carver {
+            arena,
+            rest: Some(region),
+            consumed: 0,
+            available,
+            cursor: Cursor::new(guard),
+            align: 1,
+            fields: &[],
+        }
+    }
+
+    /// A carver over `region` for the fields of the arena `A`
+    /// ([`Carver::step`], [`Carver::region`]), each at its alignment in `A`.
+    pub fn of<A: crate::Arena>(region: M::Bytes<'a>, guard: usize) -> Self {
+        Carver {
+            align: A::ALIGN,
+            fields: A::BUFFERS,
+            ..Self::new(A::NAME, region, guard)
+        }
+    }
+
+    /// The name and alignment of field `index` of the arena.
+    #[inline]
+    fn field(&self, index: usize) -> (&'static str, usize) {
+        field_of(self.fields, self.align, index)
+    }
+
+    /// The `bytes` bytes of field `index`, a nested region, at its alignment.
+    #[inline]
+    pub fn region(&mut self, index: usize, bytes: usize) -> Result<M::Bytes<'a>, CarveError> {
+        let (name, align) = self.field(index);
+        self.take_bytes(name, bytes, align)
+    }
+
+    /// The view of field `index` for a step: placed where `reserved` bytes
+    /// are reserved for it, `step` bytes long; a step larger than its
+    /// reservation is an error naming the field.
+    #[inline]
+    pub fn step<T: bytemuck::Pod>(
+        &mut self,
+        index: usize,
+        reserved: usize,
+        step: usize,
+    ) -> Result<M::Slice<'a, T>, StepError> {
+        let (field, align) = self.field(index);
+        self.step_named(field, align, reserved, step)
+    }
+
+    /// [`Carver::step`] for a field known by name and alignment.
+    #[inline]
+    fn step_named<T: bytemuck::Pod>(
+        &mut self,
+        field: &'static str,
+        align: usize,
+        reserved: usize,
+        step: usize,
+    ) -> Result<M::Slice<'a, T>, StepError> {
+        let piece = self.take_bytes(field, reserved, align)?;
+        let piece = step_piece::<M>(self.arena, field, piece, reserved, step)?;
+        Ok(cast::<M, T>(self.arena, field, piece)?)
+    }
+
+    /// The next `bytes` bytes at an offset aligned to `align`.
+    #[inline]
+    pub fn take_bytes(
+        &mut self,
+        field: &'static str,
+        bytes: usize,
+        align: usize,
+    ) -> Result<M::Bytes<'a>, CarveError> {
+        let arena = self.arena;
+        let Some(offset) = self.cursor.place(bytes, align) else {
+            return Err(CarveError::Size(SizeError::SlabOverflow { arena, field }));
+        };
+        self.take_placed(field, offset, bytes)
+    }
+
+    /// The `bytes` bytes at `offset`, which is at or past the end of the
+    /// last piece taken (offsets placed elsewhere, such as a plan's, taken in
+    /// increasing order); a zero-size piece is empty wherever it is.
+    #[inline]
+    pub fn take_at(
+        &mut self,
+        field: &'static str,
+        offset: usize,
+        bytes: usize,
+    ) -> Result<M::Bytes<'a>, CarveError> {
+        match self.rest.take() {
+            Some(rest) if bytes == 0 => {
+                let (piece, rest) = M::split_at(rest, 0);
+                self.rest = Some(rest);
+                Ok(piece)
+            }
+            rest if offset >= self.consumed => {
+                self.rest = rest;
+                self.take_placed(field, offset, bytes)
+            }
+            _ => Err(self.too_short(field, offset, bytes)),
+        }
+    }
+
+    /// The `bytes` bytes at `offset`, at or past the end of the last piece.
+    #[inline]
+    fn take_placed(
+        &mut self,
+        field: &'static str,
+        offset: usize,
+        bytes: usize,
+    ) -> Result<M::Bytes<'a>, CarveError> {
+        let skip = offset - self.consumed;
+        match self.rest.take() {
+            Some(rest) if M::len(&rest) >= skip && M::len(&rest) - skip >= bytes => {
+                let (_, rest) = M::split_at(rest, skip);
+                let (piece, rest) = M::split_at(rest, bytes);
+                self.rest = Some(rest);
+                self.consumed = offset + bytes;
+                Ok(piece)
+            }
+            _ => Err(self.too_short(field, offset, bytes)),
+        }
+    }
+
+    #[cold]
+    fn too_short(&self, field: &'static str, offset: usize, bytes: usize) -> CarveError {
+        CarveError::TooShort {
+            arena: self.arena,
+            field,
+            needed: offset.saturating_add(bytes),
+            available: self.available,
+        }
+    }
+}
+
+/// Carves the views of an arena laid out for the sizes `reserved`, each view
+/// as long as in `step`: the body of a generated `carve_step`, one call a field.
+pub struct FieldCarver<'a, M: Memory, A> {
+    carver: Carver<'a, M>,
+    reserved: &'a A,
+    step: &'a A,
+}
+
+impl<'a, M: Memory, A: crate::Arena> FieldCarver<'a, M, A> {
+    /// A carver over `region` with the guard of `carving`.
+    #[inline]
+    pub fn new(
+        reserved: &'a A,
+        step: &'a A,
+        region: M::Bytes<'a>,
+        carving: crate::Carving,
+    ) -> Self {
+        FieldCarver {
+            carver: Carver::of::<A>(region, carving.guard),
+            reserved,
+            step,
+        }
+    }
+
+    /// The view of field `index`: see [`Carver::step`].
+    #[inline(always)]
+    pub fn view<T: bytemuck::Pod>(&mut self, index: usize) -> Result<M::Slice<'a, T>, StepError> {
+        let reserved = self.reserved.field_bytes(index);
+        let step = self.step.field_bytes(index);
+        let (field, align) = Self::field(index);
+        self.carver.step_named::<T>(field, align, reserved, step)
+    }
+
+    /// The name and alignment of field `index`, as [`Carver::of`] has them
+    /// for `A`, read from `A`'s constants: with the index a literal of the
+    /// generated code, both are constants too.
+    #[inline(always)]
+    fn field(index: usize) -> (&'static str, usize) {
+        field_of(A::BUFFERS, A::ALIGN, index)
+    }
+
+    /// The views of field `index`, the nested arena whose reserved and step
+    /// sizes are `reserved` and `step`, carved from its region.
+    #[inline]
+    pub fn nested<B: crate::Arena>(
+        &mut self,
+        index: usize,
+        reserved: &'a crate::Region<B>,
+        step: &'a crate::Region<B>,
+    ) -> Result<B::Views<'a, M>, StepError> {
+        let (field, align) = Self::field(index);
+        let region = self.carver.take_bytes(field, reserved.bytes, align)?;
+        step_fits(self.carver.arena, field, reserved.bytes, step.bytes)?;
+        reserved.step_views::<M>(step, region)
+    }
+}
+
+/// The region of a one-of arena `A`, laid out for the sizes `reserved`: each
+/// alternative's views are cut from its start, as long as in `step`, when
+/// taken (the views of a generated one-of arena).
+pub struct Alternatives<'a, M: Memory, A> {
+    region: M::Bytes<'a>,
+    reserved: &'a A,
+    step: &'a A,
+}
+
+impl<'a, M: Memory, A: crate::Arena> Alternatives<'a, M, A> {
+    /// The alternatives of `region`.
+    #[inline]
+    pub fn new(reserved: &'a A, step: &'a A, region: M::Bytes<'a>) -> Self {
+        Alternatives {
+            region,
+            reserved,
+            step,
+        }
+    }
+
+    /// The reserved and the step sizes.
+    #[inline]
+    pub fn arenas(&self) -> (&'a A, &'a A) {
+        (self.reserved, self.step)
+    }
+
+    /// The name of alternative `index`, for errors.
+    #[inline]
+    fn name(index: usize) -> &'static str {
+        A::BUFFERS.get(index).map_or("", |b| b.name)
+    }
+
+    /// The view of alternative `index`, a buffer.
+    #[inline]
+    pub fn view<T: bytemuck::Pod>(&mut self, index: usize) -> Result<M::Slice<'_, T>, StepError> {
+        let field = Self::name(index);
+        let reserved = self.reserved.field_bytes(index);
+        let piece = alternative::<M>(A::NAME, field, &mut self.region, reserved)?;
+        let step = self.step.field_bytes(index);
+        let piece = step_piece::<M>(A::NAME, field, piece, reserved, step)?;
+        Ok(cast::<M, T>(A::NAME, field, piece)?)
+    }
+
+    /// The views of alternative `index`, the nested arena whose reserved and
+    /// step sizes are `reserved` and `step`.
+    #[inline]
+    pub fn nested<'b, B: crate::Arena>(
+        &'b mut self,
+        index: usize,
+        reserved: &'b crate::Region<B>,
+        step: &'b crate::Region<B>,
+    ) -> Result<B::Views<'b, M>, StepError> {
+        let field = Self::name(index);
+        let piece = alternative::<M>(A::NAME, field, &mut self.region, reserved.bytes)?;
+        step_fits(A::NAME, field, reserved.bytes, step.bytes)?;
+        reserved.step_views::<M>(step, piece)
+    }
+}
+
+/// The name of field `index` of `fields` and its alignment in an arena
+/// aligned to `align` (a field past the table: no name, the arena's).
+#[inline(always)]
+const fn field_of(
+    fields: &[crate::BufferInfo],
+    align: usize,
+    index: usize,
+) -> (&'static str, usize) {
+    if index < fields.len() {
+        (fields[index].name, fields[index].align_in(align))
+    } else {
+        ("", align)
+    }
+}
+
+/// The first `step` bytes of `piece`, the `reserved` bytes of `field`.
+#[inline]
+pub fn step_piece<'a, M: Memory>(
+    arena: &'static str,
+    field: &'static str,
+    piece: M::Bytes<'a>,
+    reserved: usize,
+    step: usize,
+) -> Result<M::Bytes<'a>, StepError> {
+    step_fits(arena, field, reserved, step)?;
+    Ok(M::split_at(piece, step).0)
+}
+
+/// A step buffer of `step` bytes fits the `reserved` bytes of `field`.
+#[inline]
+pub(crate) fn step_fits(
+    arena: &'static str,
+    field: &'static str,
+    reserved: usize,
+    step: usize,
+) -> Result<(), StepError> {
+    if step > reserved {
+        return Err(StepError::TooLarge {
+            arena,
+            buffer: field,
+            step_bytes: step,
+            reserved_bytes: reserved,
+        });
+    }
+    Ok(())
+}
+
+/// Views `bytes` as elements of `T`, naming the field on failure: the one
+/// rule of every [`Memory`] (host and device alike). An empty run is an
+/// empty view wherever it starts (a zero-size buffer sits at the bare
+/// cursor, which a guard can leave at any offset); otherwise the memory's
+/// cast, whose refusal is [`SizeError::NotWholeElements`] for a length that
+/// is not a whole number of `T` and [`CarveError::Misaligned`] else.
+#[inline]
+pub fn cast<'a, M: Memory, T: bytemuck::Pod>(
+    arena: &'static str,
+    field: &'static str,
+    bytes: M::Bytes<'a>,
+) -> Result<M::Slice<'a, T>, CarveError> {
+    let len = M::len(&bytes);
+    if len == 0 {
+        return Ok(M::empty::<T>(bytes));
+    }
+    match M::cast::<T>(bytes) {
+        Ok(view) => Ok(view),
+        Err(align) => Err(cast_error(
+            arena,
+            field,
+            len,
+            core::mem::size_of::<T>(),
+            align,
+        )),
+    }
+}
+
+/// The error of [`cast`], out of its hot path: the length first, then the
+/// alignment.
+#[cold]
+#[inline(never)]
+fn cast_error(
+    arena: &'static str,
+    field: &'static str,
+    bytes: usize,
+    elem_bytes: usize,
+    align: usize,
+) -> CarveError {
+    if elem_bytes > 1 && bytes % elem_bytes != 0 {
+        CarveError::Size(SizeError::NotWholeElements {
+            arena,
+            field,
+            bytes,
+            elem_bytes,
+        })
+    } else {
+        CarveError::Misaligned {
+            arena,
+            field,
+            align,
+        }
+    }
+}
+
+/// The first `bytes` bytes of a one-of region, for one alternative.
+pub fn alternative<'b, M: Memory>(
+    arena: &'static str,
+    field: &'static str,
+    region: &'b mut M::Bytes<'_>,
+    bytes: usize,
+) -> Result<M::Bytes<'b>, CarveError> {
+    let available = M::len(region);
+    if available < bytes {
+        return Err(CarveError::TooShort {
+            arena,
+            field,
+            needed: bytes,
+            available,
+        });
+    }
+    Ok(M::split_at(M::reborrow(region), bytes).0)
+}
+
+/// The bytes a buffer is filled with when its first phase begins in poison
+/// mode: NaN for a float dtype (FP8 and the E8M0 scale included), `0xA5`
+/// otherwise (FP4 has no NaN).
+pub const fn poison_pattern(dtype: &str) -> &'static [u8] {
+    match dtype.as_bytes() {
+        b"f32" => &[0x00, 0x00, 0xC0, 0x7F],
+        b"f64" => &[0, 0, 0, 0, 0, 0, 0xF8, 0x7F],
+        b"bf16" => &[0xC0, 0x7F],
+        b"f16" => &[0x00, 0x7E],
+        b"f8e4m3" => &[0x7F],
+        b"f8e5m2" => &[0x7E],
+        b"e8m0" => &[0xFF],
+        _ => &[0xA5],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn carver_hands_out_disjoint_pieces() {
+        let mut buf = vec![0u8; 64];
+        let mut carver = Carver::<Host>::new("T", &mut buf, 0);
+        let a = carver.take_bytes("a", 3, 1).unwrap();
+        let b = carver.take_bytes("b", 4, 8).unwrap();
+        a.fill(1);
+        b.fill(2);
+        let e = carver.take_bytes("c", 100, 1).unwrap_err();
+        assert!(e.to_string().contains("`T.c`"), "{e}");
+        assert_eq!(&buf[..12], &[1, 1, 1, 0, 0, 0, 0, 0, 2, 2, 2, 2]);
+    }
+}

@@ -1,0 +1,47 @@
+//! Items generated code names by path. Not a public API: may change in any
+//! release.
+
+pub use crate::checked::{Sizing, or_panic, sized, with_shapes};
+
+/// The names a formula's generated code uses: the checked number and
+/// the built-ins of the formula language.
+pub mod formula {
+    pub use crate::arith::str_eq;
+    pub use crate::checked::{Checked, ceil16, clamp, div_ceil, int, max, min, n, round_up, wide};
+}
+pub use crate::carve::{Alternatives, Carver, FieldCarver, alternative, cast, step_piece};
+pub use crate::layout::slab;
+pub use crate::levers::{bool_lever, parsed_lever};
+pub use crate::phased::{PhasePieces, Phased};
+pub use crate::{Fill, SlabRef};
+pub use std::result::Result;
+pub use std::vec::Vec;
+
+/// What [`crate::Arena::nested_layout`] returns.
+pub type NestedLayout = Option<Result<crate::Layout, crate::SizeError>>;
+
+/// The layout of a nested field's arena.
+pub fn nested_layout<A: crate::Arena>(region: &crate::Region<A>) -> NestedLayout {
+    Some(region.inner.layout())
+}
+
+/// Refuses, at compile time with `message`, a nested arena `A` that
+/// declares phases: a nested region is one block.
+pub const fn no_phases<A: crate::Arena>(message: &str) {
+    if !A::PHASES.is_empty() {
+        panic!("{}", message);
+    }
+}
+
+/// Maps a nested field's type `Region<T>` to `T`.
+#[diagnostic::on_unimplemented(
+    message = "a `nested(...)` field must have type `arena::Region<T>`, found `{Self}`",
+    label = "expected `Region<T>` where `T` derives `Arena`"
+)]
+pub trait RegionOf {
+    /// The nested arena.
+    type Inner;
+}
+impl<T> RegionOf for crate::Region<T> {
+    type Inner = T;
+}
