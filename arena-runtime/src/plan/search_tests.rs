@@ -1,0 +1,102 @@
+//! The search against an exhaustive optimum on small problems.
+
+use super::*;
+
+/// The lowest height over every order of placing each buffer on the
+/// highest placed buffer live with it: the optimum (every plan pushed
+/// down is one of these).
+fn optimum(jobs: &[Job]) -> usize {
+    fn go(jobs: &[Job], placed: &mut Vec<(usize, usize)>, used: &mut [bool], best: &mut usize) {
+        if placed.len() == jobs.len() {
+            let h = placed
+                .iter()
+                .map(|&(j, o)| o + jobs[j].foot)
+                .max()
+                .unwrap_or(0);
+            *best = (*best).min(h);
+            return;
+        }
+        for j in 0..jobs.len() {
+            if used[j] {
+                continue;
+            }
+            let a = &jobs[j];
+            let off = placed
+                .iter()
+                .filter(|&&(k, _)| jobs[k].start < a.end && a.start < jobs[k].end)
+                .map(|&(k, o)| o + jobs[k].foot)
+                .max()
+                .unwrap_or(0)
+                .next_multiple_of(a.align);
+            used[j] = true;
+            placed.push((j, off));
+            go(jobs, placed, used, best);
+            placed.pop();
+            used[j] = false;
+        }
+    }
+    let mut best = usize::MAX;
+    go(
+        jobs,
+        &mut Vec::new(),
+        &mut vec![false; jobs.len()],
+        &mut best,
+    );
+    best
+}
+
+#[test]
+fn finds_and_proves_the_optimum_of_small_problems() {
+    let mut seed = 7u64;
+    let mut next = |n: u64| {
+        seed = super::super::greedy::mix(seed, 1);
+        (seed % n) as usize
+    };
+    for case in 0..3000 {
+        let sections = 1 + next(6);
+        let n = 1 + next(7);
+        let jobs: Vec<Job> = (0..n)
+            .map(|item| {
+                let start = next(sections as u64);
+                let end = start + 1 + next((sections - start) as u64);
+                Job {
+                    start,
+                    end,
+                    foot: 1 + next(9),
+                    align: 1 << next(3),
+                    width: end - start,
+                    item,
+                }
+            })
+            .collect();
+        let best = optimum(&jobs);
+        // Through the planner: at the optimum with a budget it cannot
+        // run out of, with or without a capacity to aim at.
+        let items: Vec<super::super::Item> = jobs
+            .iter()
+            .map(|j| super::super::Item {
+                name: "x",
+                bytes: j.foot,
+                align: j.align,
+                first: j.start,
+                last: j.end - 1,
+            })
+            .collect();
+        let (_, slab) = super::super::plan_with_budget("A", &items, 0, 1_000_000).unwrap();
+        assert_eq!(slab, best, "case {case}: {jobs:?}");
+        let (_, slab) = super::super::plan_within("A", &items, 0, 1_000_000, best).unwrap();
+        assert_eq!(slab, best, "case {case}: {jobs:?}");
+        let model = Model::new(&jobs, sections);
+        for order in ORDERS {
+            let found = model.solve(best, order, 1_000_000);
+            assert!(
+                found.offsets.is_some(),
+                "case {case}: {jobs:?} at {best} ({order:?})"
+            );
+            if best > 1 {
+                let below = model.solve(best - 1, order, 1_000_000);
+                assert!(below.offsets.is_none() && below.proven, "case {case}");
+            }
+        }
+    }
+}
