@@ -115,6 +115,20 @@ impl DType {
             DType::Path(p) => quote::quote!(#p).to_string().replace(' ', ""),
         }
     }
+
+    /// The element size of a built-in dtype, known to the macro; `None` for
+    /// a path (its size is `size_of` at compile time).
+    pub fn elem_bytes(&self) -> Option<usize> {
+        let DType::Builtin(i, _) = self else {
+            return None;
+        };
+        Some(match i.to_string().as_str() {
+            "bf16" | "f16" | "i16" | "u16" => 2,
+            "f32" | "i32" | "u32" => 4,
+            "f64" | "i64" | "u64" => 8,
+            _ => 1,
+        })
+    }
 }
 
 /// `tokens` with every span (groups' included) set to `at`.

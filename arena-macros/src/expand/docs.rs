@@ -5,8 +5,6 @@ use crate::attr::Field;
 use crate::formula::{self, Formula};
 use crate::model::{self, Model, Role};
 
-use super::sizing::elem_bytes;
-
 /// A dimension that needs parentheses as a factor of the shape's product.
 pub(super) fn is_compound(d: &Formula) -> bool {
     matches!(d.expr.kind, formula::Kind::Bin(..) | formula::Kind::If(..))
@@ -25,7 +23,7 @@ pub(super) fn shape_text(f: &Field) -> String {
         })
         .collect();
     let elem = match f.attrs.dtype.get() {
-        Some(d) => match elem_bytes(d) {
+        Some(d) => match d.elem_bytes() {
             Some(e) => e.to_string(),
             None => format!("size_of::<{}>()", d.name()),
         },

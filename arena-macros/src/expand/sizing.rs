@@ -336,7 +336,7 @@ impl<'m, 'a> Gen<'m, 'a> {
             // A formula whose every value is a multiple of a constant that the
             // element size divides needs no check.
             let factor = formula::factor(&formula.expr);
-            out.extend(match elem_bytes(d) {
+            out.extend(match d.elem_bytes() {
                 Some(e) if factor % e as u128 == 0 => quote!(),
                 Some(e) => quote!(#cx.whole_elements(#s, #n, #e)?;),
                 None => {
@@ -541,7 +541,7 @@ impl<'m, 'a> Gen<'m, 'a> {
             Role::Shape(dims) => {
                 // The element size, then each dimension: `2 * M * h` for a
                 // bf16 `[M, h]`, as the formula text reads.
-                let elem = match f.attrs.dtype.get().map(|d| (elem_bytes(d), d)) {
+                let elem = match f.attrs.dtype.get().map(|d| (d.elem_bytes(), d)) {
                     Some((Some(e), _)) => {
                         let lit = proc_macro2::Literal::usize_unsuffixed(e);
                         quote!(#lit)
@@ -671,19 +671,6 @@ impl<'m, 'a> Gen<'m, 'a> {
         self.bind(n, Ty::Int, "field");
         code
     }
-}
-
-/// The element size of a built-in dtype, known to the macro.
-pub(super) fn elem_bytes(d: &DType) -> Option<usize> {
-    let DType::Builtin(i, _) = d else {
-        return None;
-    };
-    Some(match i.to_string().as_str() {
-        "bf16" | "f16" | "i16" | "u16" => 2,
-        "f32" | "i32" | "u32" => 4,
-        "f64" | "i64" | "u64" => 8,
-        _ => 1,
-    })
 }
 
 /// The type a formula is lowered as.
