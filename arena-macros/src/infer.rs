@@ -186,10 +186,10 @@ pub fn let_types(m: &Model, errs: &mut Errors) -> Vec<LetType> {
         if let Some(u) = a.unless.get() {
             walk_formula(u, Ctx::Cond, &format!("`unless` of `{name}`"), &mut uses);
         }
-        if let Some(t) = a.trim.get() {
-            if let Some(i) = rust_let(&t.to_string()) {
-                uses.push((i, Ctx::Cond, format!("`trim` of `{name}`")));
-            }
+        if let Some(t) = a.trim.get()
+            && let Some(i) = rust_let(&t.to_string())
+        {
+            uses.push((i, Ctx::Cond, format!("`trim` of `{name}`")));
         }
     }
     if let Some(w) = &m.attrs.when {

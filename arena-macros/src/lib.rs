@@ -121,19 +121,19 @@ mod expand_files {
         let mut file = syn::parse_file(&std::fs::read_to_string(input).unwrap()).unwrap();
         let mut generated = Vec::new();
         for item in &mut file.items {
-            if let syn::Item::Struct(s) = item {
-                if s.attrs.iter().any(is_arena_derive) {
-                    let input: syn::DeriveInput = syn::parse_quote!(#s);
-                    let tokens = crate::expand::derive(&input);
-                    generated.extend(syn::parse2::<syn::File>(tokens).unwrap().items);
-                    strip(&mut s.attrs);
-                    for f in &mut s.fields {
-                        f.attrs.retain(|a| {
-                            !["arena", "size", "lever"]
-                                .iter()
-                                .any(|k| a.path().is_ident(k))
-                        });
-                    }
+            if let syn::Item::Struct(s) = item
+                && s.attrs.iter().any(is_arena_derive)
+            {
+                let input: syn::DeriveInput = syn::parse_quote!(#s);
+                let tokens = crate::expand::derive(&input);
+                generated.extend(syn::parse2::<syn::File>(tokens).unwrap().items);
+                strip(&mut s.attrs);
+                for f in &mut s.fields {
+                    f.attrs.retain(|a| {
+                        !["arena", "size", "lever"]
+                            .iter()
+                            .any(|k| a.path().is_ident(k))
+                    });
                 }
             }
         }

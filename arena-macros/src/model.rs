@@ -366,13 +366,13 @@ fn check_field(m: &Model, f: &Field, errs: &mut Errors) {
             format!("a `nested(...)` field has type `arena::Region<T>`, where `T` derives `Arena`; `{}` is not", f.name()),
         );
     }
-    if a.nested.get().is_some() {
-        if let Some(s) = key_span(&a.dtype) {
-            errs.at(
-                s,
-                "a nested region takes its element types from its own arena: remove `dtype`",
-            );
-        }
+    if a.nested.get().is_some()
+        && let Some(s) = key_span(&a.dtype)
+    {
+        errs.at(
+            s,
+            "a nested region takes its element types from its own arena: remove `dtype`",
+        );
     }
     if a.value.get().is_some() {
         let buffer_only = [

@@ -58,7 +58,7 @@ pub const fn div_ceil(a: usize, b: usize) -> Step {
         return Err(Fault::DivisionByZero);
     }
     // Cannot overflow: the quotient is at most `a`.
-    Ok(a / b + (a % b != 0) as usize)
+    Ok(a / b + !a.is_multiple_of(b) as usize)
 }
 
 /// `q · ⌈x / q⌉`, the smallest multiple of `q` at or above `x`.

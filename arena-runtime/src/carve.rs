@@ -435,7 +435,7 @@ fn cast_error(
     elem_bytes: usize,
     align: usize,
 ) -> CarveError {
-    if elem_bytes > 1 && bytes % elem_bytes != 0 {
+    if elem_bytes > 1 && !bytes.is_multiple_of(elem_bytes) {
         CarveError::Size(SizeError::NotWholeElements {
             arena,
             field,

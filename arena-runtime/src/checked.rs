@@ -225,7 +225,7 @@ impl Sizing {
         bytes: usize,
         elem_bytes: usize,
     ) -> Result<(), SizeError> {
-        if elem_bytes > 1 && bytes % elem_bytes != 0 {
+        if elem_bytes > 1 && !bytes.is_multiple_of(elem_bytes) {
             return Err(SizeError::NotWholeElements {
                 arena: self.arena,
                 field,

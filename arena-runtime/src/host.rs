@@ -342,10 +342,10 @@ pub(crate) fn gaps(layout: &Layout) -> Vec<(&'static str, usize, usize)> {
     let mut gaps = Vec::with_capacity(placed.len());
     let mut last: Option<(&'static str, usize)> = None;
     for p in &placed {
-        if let Some((name, end)) = last {
-            if p.offset > end {
-                gaps.push((name, end, p.offset));
-            }
+        if let Some((name, end)) = last
+            && p.offset > end
+        {
+            gaps.push((name, end, p.offset));
         }
         if last.is_none_or(|(_, end)| p.end() >= end) {
             last = Some((p.name, p.end()));

@@ -51,20 +51,20 @@ impl<'a, M: Memory, A: Arena, const N: usize> Phased<'a, M, A, N> {
             let info = Table::<A, N>::INFOS[k];
             let (name, bytes) = (info.name, reserved_bytes[k]);
             let step_bytes = step.field_bytes(index[k]);
-            if info.kind == FieldKind::Buffer && info.elem_bytes > 1 {
-                if let Some(&odd) = [bytes, step_bytes]
+            if info.kind == FieldKind::Buffer
+                && info.elem_bytes > 1
+                && let Some(&odd) = [bytes, step_bytes]
                     .iter()
                     .find(|&&b| b % info.elem_bytes != 0)
-                {
-                    return Err(StepError::Carve(CarveError::Size(
-                        SizeError::NotWholeElements {
-                            arena: A::NAME,
-                            field: name,
-                            bytes: odd,
-                            elem_bytes: info.elem_bytes,
-                        },
-                    )));
-                }
+            {
+                return Err(StepError::Carve(CarveError::Size(
+                    SizeError::NotWholeElements {
+                        arena: A::NAME,
+                        field: name,
+                        bytes: odd,
+                        elem_bytes: info.elem_bytes,
+                    },
+                )));
             }
             let end = offsets[k]
                 .checked_add(bytes)

@@ -387,7 +387,10 @@ fn linear_attention(ctx: &Ctx) -> Result<(), Broken> {
             );
         }
     }
-    if c.linear_num_value_heads % c.linear_num_key_heads != 0 {
+    if !c
+        .linear_num_value_heads
+        .is_multiple_of(c.linear_num_key_heads)
+    {
         return broken(
             "linear_num_value_heads",
             format!(

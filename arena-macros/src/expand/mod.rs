@@ -104,14 +104,12 @@ fn local(name: &str) -> Ident {
 /// The nested arena's type: `T` of a field typed `Region<T>`.
 fn inner_type(f: &Field) -> TokenStream {
     let ty = f.ty;
-    if let syn::Type::Path(p) = ty {
-        if let Some(seg) = p.path.segments.last() {
-            if let syn::PathArguments::AngleBracketed(a) = &seg.arguments {
-                if let Some(syn::GenericArgument::Type(t)) = a.args.first() {
-                    return quote!(#t);
-                }
-            }
-        }
+    if let syn::Type::Path(p) = ty
+        && let Some(seg) = p.path.segments.last()
+        && let syn::PathArguments::AngleBracketed(a) = &seg.arguments
+        && let Some(syn::GenericArgument::Type(t)) = a.args.first()
+    {
+        return quote!(#t);
     }
     let rt = rt();
     quote_spanned!(syn::spanned::Spanned::span(ty)=> <#ty as #rt::RegionOf>::Inner)
@@ -124,14 +122,12 @@ fn lit_str(s: &str) -> syn::LitStr {
 impl Field<'_> {
     fn ty_name(&self) -> String {
         // `Region<Inner>` -> `Inner`
-        if let syn::Type::Path(p) = self.ty {
-            if let Some(seg) = p.path.segments.last() {
-                if let syn::PathArguments::AngleBracketed(a) = &seg.arguments {
-                    if let Some(syn::GenericArgument::Type(t)) = a.args.first() {
-                        return quote!(#t).to_string().replace(' ', "");
-                    }
-                }
-            }
+        if let syn::Type::Path(p) = self.ty
+            && let Some(seg) = p.path.segments.last()
+            && let syn::PathArguments::AngleBracketed(a) = &seg.arguments
+            && let Some(syn::GenericArgument::Type(t)) = a.args.first()
+        {
+            return quote!(#t).to_string().replace(' ', "");
         }
         let ty = self.ty;
         quote!(#ty).to_string().replace(' ', "")

@@ -7,7 +7,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{quote, quote_spanned};
 
-use crate::attr::{DType, Field};
+use crate::attr::Field;
 use crate::formula::lower::{BUILTINS, Binding, Env, HELPERS, Lowered, Lowerer, Ty};
 use crate::formula::{self, FError, Formula};
 use crate::infer::LetType;
@@ -93,10 +93,11 @@ fn param_ty(ty: &syn::Type) -> (Ty, String) {
 /// Names of plain Rust functions the formulas call by one segment
 /// (`f(x)`): a helper of the same name is not imported.
 fn called_names(e: &formula::Expr, out: &mut HashSet<String>) {
-    if let formula::Kind::Call(p, _) = &e.kind {
-        if p.len() == 1 && !BUILTINS.contains(&p[0].as_str()) {
-            out.insert(p[0].clone());
-        }
+    if let formula::Kind::Call(p, _) = &e.kind
+        && p.len() == 1
+        && !BUILTINS.contains(&p[0].as_str())
+    {
+        out.insert(p[0].clone());
     }
     for c in e.children() {
         called_names(c, out);
@@ -337,7 +338,7 @@ impl<'m, 'a> Gen<'m, 'a> {
             // element size divides needs no check.
             let factor = formula::factor(&formula.expr);
             out.extend(match d.elem_bytes() {
-                Some(e) if factor % e as u128 == 0 => quote!(),
+                Some(e) if factor.is_multiple_of(e as u128) => quote!(),
                 Some(e) => quote!(#cx.whole_elements(#s, #n, #e)?;),
                 None => {
                     let t = d.rust();
@@ -420,15 +421,15 @@ impl<'m, 'a> Gen<'m, 'a> {
             parts.push(quote!(#l));
         }
         let item = f.name();
-        if let Some(w) = f.attrs.when.get() {
-            if let Some((_, c)) = self.eval(w, &item, How::Bool) {
-                parts.push(c);
-            }
+        if let Some(w) = f.attrs.when.get()
+            && let Some((_, c)) = self.eval(w, &item, How::Bool)
+        {
+            parts.push(c);
         }
-        if let Some(u) = f.attrs.unless.get() {
-            if let Some((_, c)) = self.eval(u, &item, How::Bool) {
-                parts.push(quote!(!(#c)));
-            }
+        if let Some(u) = f.attrs.unless.get()
+            && let Some((_, c)) = self.eval(u, &item, How::Bool)
+        {
+            parts.push(quote!(!(#c)));
         }
         (!parts.is_empty()).then(|| quote!(#(#parts)&&*))
     }

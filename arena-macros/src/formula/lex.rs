@@ -90,17 +90,16 @@ pub fn from_tokens(stream: TokenStream, out: &mut Vec<Token>, errs: &mut Vec<FEr
             TokenTree::Punct(p) => {
                 let loc = Loc::span(p.span());
                 let c = p.as_char();
-                if p.spacing() == Spacing::Joint {
-                    if let Some(TokenTree::Punct(q)) = iter.peek() {
-                        if let Some(op) = op2(c, q.as_char()) {
-                            iter.next();
-                            out.push(Token {
-                                tk: Tk::Op(op),
-                                loc,
-                            });
-                            continue;
-                        }
-                    }
+                if p.spacing() == Spacing::Joint
+                    && let Some(TokenTree::Punct(q)) = iter.peek()
+                    && let Some(op) = op2(c, q.as_char())
+                {
+                    iter.next();
+                    out.push(Token {
+                        tk: Tk::Op(op),
+                        loc,
+                    });
+                    continue;
                 }
                 let tk = op1(c).map_or(Tk::Other(c.to_string()), Tk::Op);
                 out.push(Token { tk, loc });

@@ -303,10 +303,10 @@ impl<'a> Lowerer<'a> {
     }
 
     fn describe_opaque(&self, e: &Expr) -> String {
-        if let Kind::Name(n) = &e.unparen().kind {
-            if let Some(b) = self.env.lookup(n) {
-                return b.what.clone();
-            }
+        if let Kind::Name(n) = &e.unparen().kind
+            && let Some(b) = self.env.lookup(n)
+        {
+            return b.what.clone();
         }
         format!("`{}`", print(e))
     }
@@ -448,11 +448,12 @@ impl<'a> Lowerer<'a> {
         let mut acc = self.lower(first);
         let mut stmts = Vec::new();
         for (k, &(op, r, loc)) in links.iter().enumerate() {
-            if k > 0 && k % CHAIN_PIECE == 0 {
-                if let Some(a) = acc.as_mut() {
-                    let code = std::mem::replace(&mut a.code, quote!(#acc_name));
-                    stmts.push(quote!(let #acc_name = #code;));
-                }
+            if k > 0
+                && k % CHAIN_PIECE == 0
+                && let Some(a) = acc.as_mut()
+            {
+                let code = std::mem::replace(&mut a.code, quote!(#acc_name));
+                stmts.push(quote!(let #acc_name = #code;));
             }
             if matches!(op, BinOp::Div | BinOp::Rem) && is_lit_zero(r) {
                 return self.fail(

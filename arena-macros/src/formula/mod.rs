@@ -69,10 +69,10 @@ impl Formula {
     /// `empty_span` is used when there are no tokens at all.
     pub fn from_tokens(tokens: TokenStream, empty_span: Span) -> Result<Formula, syn::Error> {
         let trees: Vec<TokenTree> = tokens.clone().into_iter().collect();
-        if let [TokenTree::Literal(lit)] = trees.as_slice() {
-            if let syn::Lit::Str(s) = syn::Lit::new(lit.clone()) {
-                return Formula::from_str(&s.value(), s.span());
-            }
+        if let [TokenTree::Literal(lit)] = trees.as_slice()
+            && let syn::Lit::Str(s) = syn::Lit::new(lit.clone())
+        {
+            return Formula::from_str(&s.value(), s.span());
         }
         let mut toks = Vec::new();
         let mut errs = Vec::new();

@@ -254,19 +254,16 @@ impl<'t> Parser<'t> {
             }
             self.pos += 1;
             let rhs = self.expr(bin.power() + 1)?;
-            if bin.is_comparison() {
-                if let Some(Token {
+            if bin.is_comparison()
+                && let Some(Token {
                     tk: Tk::Op(next), ..
                 }) = self.peek()
-                {
-                    if BinOp::from_op(next).is_some_and(BinOp::is_comparison) {
-                        return Err(FError::new(
-                            self.here(),
-                            "comparisons cannot be chained; use `&&` between two comparisons"
-                                .into(),
-                        ));
-                    }
-                }
+                && BinOp::from_op(next).is_some_and(BinOp::is_comparison)
+            {
+                return Err(FError::new(
+                    self.here(),
+                    "comparisons cannot be chained; use `&&` between two comparisons".into(),
+                ));
             }
             lhs = Expr {
                 kind: Kind::Bin(bin, Box::new(lhs), Box::new(rhs)),
@@ -509,13 +506,12 @@ pub fn parse(toks: &[Token], end: Loc) -> Result<Expr, FError> {
             tk: Tk::Ident(kw), ..
         },
     ) = p.peek()
+        && is_unsupported_keyword(kw)
     {
-        if is_unsupported_keyword(kw) {
-            return Err(FError::new(
-                t.loc,
-                format!("unsupported syntax: `{kw}` in a formula; sizes are `usize` already"),
-            ));
-        }
+        return Err(FError::new(
+            t.loc,
+            format!("unsupported syntax: `{kw}` in a formula; sizes are `usize` already"),
+        ));
     }
     if let Some(t) = p.peek() {
         return Err(FError::new(

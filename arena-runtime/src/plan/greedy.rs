@@ -68,10 +68,10 @@ pub fn plan(
             break;
         }
         last = by;
-        if let Ok(other) = greedy(arena, items, guard, offsets, order, placed, by) {
-            if other < slab {
-                (slab, best) = (other, by);
-            }
+        if let Ok(other) = greedy(arena, items, guard, offsets, order, placed, by)
+            && other < slab
+        {
+            (slab, best) = (other, by);
         }
     }
     if last != best {

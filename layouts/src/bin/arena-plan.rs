@@ -107,14 +107,14 @@ fn main() -> ExitCode {
         height as f64 / bound.max(1) as f64,
         elapsed.as_secs_f64()
     );
-    if let Some(cap) = cli.capacity {
-        if height > cap {
-            eprintln!(
-                "arena-plan: {input}: height {height} is {} bytes above the capacity {cap}",
-                height - cap
-            );
-            return ExitCode::from(1);
-        }
+    if let Some(cap) = cli.capacity
+        && height > cap
+    {
+        eprintln!(
+            "arena-plan: {input}: height {height} is {} bytes above the capacity {cap}",
+            height - cap
+        );
+        return ExitCode::from(1);
     }
     ExitCode::SUCCESS
 }
