@@ -160,24 +160,33 @@ pub fn render(source: &Source, e: FError) -> syn::Error {
     match (source, e.loc.range) {
         (Source::Str { text }, Some((start, end))) => {
             let start = floor_char(text, start.min(text.len()));
-            let end = floor_char(text, end.min(text.len()));
+            let end = floor_char(text, end.min(text.len())).max(start);
             let marks = text[start..end].chars().count().max(1);
             // One line, char for char (a newline or tab is a space), and
-            // no more than `QUOTE` characters either side of the fault.
-            let chars: Vec<char> = text
-                .chars()
-                .map(|c| if c.is_whitespace() { ' ' } else { c })
-                .collect();
-            let lead = text[..start].chars().count();
-            let from = lead.saturating_sub(QUOTE);
-            let to = (lead + marks + QUOTE).min(chars.len());
-            let before = if from > 0 { "…" } else { "" };
-            let after = if to < chars.len() { "…" } else { "" };
-            let shown: String = chars[from..to].iter().collect();
+            // no more than `QUOTE` characters either side of the fault:
+            // only that window is read, so many errors in a long formula
+            // cost no more than one each.
+            let one_line = |s: &str| -> String {
+                s.chars()
+                    .map(|c| if c.is_whitespace() { ' ' } else { c })
+                    .collect()
+            };
+            let from = floor_char(text, start.saturating_sub(4 * QUOTE));
+            let lead_text: Vec<char> = text[from..start].chars().collect();
+            let lead_from = lead_text.len().saturating_sub(QUOTE);
+            let before: String = lead_text[lead_from..].iter().collect();
+            let to = floor_char(text, end.saturating_add(4 * QUOTE).min(text.len()));
+            let after: String = text[start..to].chars().take(marks + QUOTE).collect();
+            let cut_before = lead_from > 0 || from > 0;
+            let cut_after = start + after.len() < text.len();
             let msg = format!(
-                "{}\n  in formula: {before}{shown}{after}\n              {}{}",
+                "{}\n  in formula: {}{}{}{}\n              {}{}",
                 e.msg,
-                " ".repeat(lead - from + before.chars().count()),
+                if cut_before { "…" } else { "" },
+                one_line(&before),
+                one_line(&after),
+                if cut_after { "…" } else { "" },
+                " ".repeat(before.chars().count() + usize::from(cut_before)),
                 "^".repeat(marks.min(2 * QUOTE))
             );
             syn::Error::new(e.loc.span, msg)

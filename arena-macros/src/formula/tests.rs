@@ -604,3 +604,33 @@ fn errors_quote_a_window_of_long_and_multi_line_formulas_on_one_line() {
         assert_eq!(quote.chars().nth(at), Some(')'), "{msg}");
     }
 }
+
+/// Found by the fuzzer: thousands of errors in one long formula each read
+/// the whole formula to quote it (quadratic, 38 s). The quote reads a
+/// window: each error costs the same whatever the formula's length.
+#[test]
+fn many_errors_in_a_long_formula_render_in_linear_time() {
+    on_derive_stack(|| {
+        let text = vec!["ce * h"; 5_000].join(" + ");
+        let f = Formula::from_str(&text, Span::call_site()).unwrap();
+        let env = test_env();
+        let mut l = super::lower::Lowerer::new(&env);
+        assert!(l.int(&f.expr).is_none());
+        let errors = std::mem::take(&mut l.errors);
+        assert_eq!(errors.len(), 5_000);
+        let start = std::time::Instant::now();
+        let rendered: Vec<String> = errors.into_iter().map(|e| f.error(e).to_string()).collect();
+        let took = start.elapsed();
+        assert!(took < std::time::Duration::from_secs(2), "{took:?}");
+        assert!(
+            rendered.iter().all(|m| m.len() < 600),
+            "{}",
+            rendered[2_500]
+        );
+        assert!(
+            rendered[2_500].contains("unknown name `ce`"),
+            "{}",
+            rendered[2_500]
+        );
+    });
+}
