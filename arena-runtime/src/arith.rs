@@ -99,6 +99,12 @@ pub const fn clamp(x: usize, lo: usize, hi: usize) -> Step {
 
 /// A value produced by plain Rust code (a config field, a method, a function)
 /// that a formula uses as a size.
+#[diagnostic::on_unimplemented(
+    message = "a formula uses a value of type `{Self}` as a number, which it is not",
+    label = "this is a `{Self}`, where the formula needs an integer (`usize`, `u32`, `i64`, ...)",
+    note = "a `bool` is a condition: write `if c {{ a }} else {{ b }}`, or put it in `when = ...`",
+    note = "another type needs converting in Rust first: a method or function that returns an integer"
+)]
 pub trait ToSize {
     /// The value as `usize`, or [`Fault::DoesNotFit`].
     fn to_size(self) -> Step;

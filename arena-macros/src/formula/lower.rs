@@ -256,7 +256,9 @@ impl<'a> Lowerer<'a> {
         let code = l.code;
         Lowered {
             ty: Ty::Int,
-            code: quote!(#n(#code)),
+            // The call at the operand, so that rustc's "not a number" lands
+            // on the formula.
+            code: quote_spanned!(span=> #n(#code)),
             checked: true,
             tries: l.tries,
         }
@@ -373,7 +375,10 @@ impl<'a> Lowerer<'a> {
                 let method = ident(name, span);
                 Some(Lowered {
                     tries: tries || b.tries,
-                    ..Lowered::plain(Ty::Ext, quote!(#base_code.#method(#(#args),*)))
+                    ..Lowered::plain(
+                        Ty::Ext,
+                        quote_spanned!(span=> #base_code.#method(#(#args),*)),
+                    )
                 })
             }
             Kind::Call(segs, args) if segs.len() == 1 && BUILTINS.contains(&segs[0].as_str()) => {
@@ -384,7 +389,7 @@ impl<'a> Lowerer<'a> {
                 let path = path_tokens(segs, span);
                 Some(Lowered {
                     tries,
-                    ..Lowered::plain(Ty::Ext, quote!(#path(#(#args),*)))
+                    ..Lowered::plain(Ty::Ext, quote_spanned!(span=> #path(#(#args),*)))
                 })
             }
             Kind::Not(inner) => {
