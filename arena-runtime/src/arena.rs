@@ -276,6 +276,13 @@ pub trait Arena: Sized {
     /// Bytes of the slab: what one allocation of this arena takes (the end
     /// of its last non-empty buffer), with planned offsets for an arena with
     /// phases. Allocates nothing.
+    ///
+    /// The tail is not padded: the slab ends at the last buffer's last byte,
+    /// not at the next multiple of [`Arena::ALIGN`] (a reservation of
+    /// `Σ round_up(size, align)` is larger by the last buffer's padding). A
+    /// zero-size buffer takes no space: its offset is where the one before
+    /// it ends, which may be unaligned; its view is empty, and its offset is
+    /// not a pointer to use.
     fn slab_bytes(&self) -> Result<usize, SizeError> {
         if Self::PHASES.is_empty() {
             self.unplanned_bytes()
