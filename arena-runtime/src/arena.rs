@@ -50,7 +50,7 @@ impl<T: Arena> Region<T> {
 /// whether a phase's new buffers are poisoned when its views are taken.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Carving {
-    /// Bytes after every top-level buffer, filled with [`GUARD_BYTE`].
+    /// Bytes after every top-level buffer, filled with [`GUARD_BYTE`](crate::GUARD_BYTE).
     pub guard: usize,
     /// Poison mode: when a phase's views are taken, every buffer whose range
     /// begins at that phase is filled with NaN (float dtypes) or `0xA5`.
