@@ -33,13 +33,17 @@ impl<T> Region<T> {
 
 impl<T: Arena> Region<T> {
     /// The views of the nested arena, laid out for these sizes, cut from
-    /// `piece` (the whole region) to the sizes of `step`.
+    /// `piece` (the whole region) to the sizes of `step`; a step larger than
+    /// this reservation is [`StepError::TooLarge`] naming `arena.field`. The
+    /// one place a nested step is checked, for plain and one-of parents.
     #[inline]
     pub(crate) fn step_views<'a, M: Memory>(
         &'a self,
+        (arena, field): (&'static str, &'static str),
         step: &'a Region<T>,
         piece: M::Bytes<'a>,
     ) -> Result<T::Views<'a, M>, StepError> {
+        carve::step_fits(arena, field, self.bytes, step.bytes)?;
         self.inner
             .carve_step::<M>(&step.inner, piece, Carving::default())
     }

@@ -285,8 +285,7 @@ impl<'a, M: Memory, A: crate::Arena> FieldCarver<'a, M, A> {
     ) -> Result<B::Views<'a, M>, StepError> {
         let (field, align) = Self::field(index);
         let region = self.carver.take_bytes(field, reserved.bytes, align)?;
-        step_fits(self.carver.arena, field, reserved.bytes, step.bytes)?;
-        reserved.step_views::<M>(step, region)
+        reserved.step_views::<M>((self.carver.arena, field), step, region)
     }
 }
 
@@ -344,8 +343,7 @@ impl<'a, M: Memory, A: crate::Arena> Alternatives<'a, M, A> {
     ) -> Result<B::Views<'b, M>, StepError> {
         let field = Self::name(index);
         let piece = alternative::<M>(A::NAME, field, &mut self.region, reserved.bytes)?;
-        step_fits(A::NAME, field, reserved.bytes, step.bytes)?;
-        reserved.step_views::<M>(step, piece)
+        reserved.step_views::<M>((A::NAME, field), step, piece)
     }
 }
 

@@ -100,7 +100,9 @@ pub struct HostSlab<A: Arena> {
 }
 
 /// What a slab hands its arena's carving: the layout planned once when the
-/// slab was allocated, and the slab's guard log.
+/// slab was allocated, and the slab's guard log. Built as a literal where a
+/// slab carves (three times in each slab): a method of the slab would borrow
+/// all of it while its bytes are borrowed mutably.
 #[doc(hidden)]
 #[derive(Debug, Clone, Copy)]
 pub struct SlabRef<'a> {

@@ -77,6 +77,9 @@ impl<'a, M: Memory, A: Arena, const N: usize> Phased<'a, M, A, N> {
                     available,
                 }));
             }
+            // Every field before any view is cut, nested ones included: a
+            // phase's views borrow the whole slab, so a step past one
+            // reservation fails the step, not a later view.
             step_fits(A::NAME, name, bytes, step_bytes)?;
         }
         let mut by_offset = core::array::from_fn::<_, N, _>(|k| (offsets[k], k));
@@ -210,7 +213,10 @@ impl<'a, M: Memory, A: Arena, const N: usize> Phased<'a, M, A, N> {
         let first = Table::<A, N>::RANGES[k].0;
         let mut pieces = self.pieces(first, None)?;
         let piece = pieces.take(k);
-        reserved.step_views::<M>(step, piece).map(drop)
+        let name = Table::<A, N>::INFOS[k].name;
+        reserved
+            .step_views::<M>((A::NAME, name), step, piece)
+            .map(drop)
     }
 
     /// The pieces of phase `phase`: a buffer whose range begins there is
@@ -260,8 +266,9 @@ impl<'b, M: Memory, A: Arena, const N: usize> PhasePieces<'b, M, A, N> {
         step: &'b Region<B>,
     ) -> B::Views<'b, M> {
         let piece = self.take(k);
+        let name = Table::<A, N>::INFOS[k].name;
         reserved
-            .step_views::<M>(step, piece)
+            .step_views::<M>((A::NAME, name), step, piece)
             .expect("checked when the slab was carved")
     }
 }
