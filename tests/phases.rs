@@ -162,15 +162,9 @@ fn slab_views_sit_at_the_offsets_planned_once() {
     }
 }
 
-/// A nested arena inside an arena with phases.
-#[derive(Arena, Debug, Clone)]
-#[arena(params(m: usize), align = 64)]
-pub struct Heads {
-    #[arena(shape = [m, 4], dtype = f32)]
-    pub q: usize,
-    #[arena(shape = [m], dtype = u32)]
-    pub idx: usize,
-}
+#[path = "common/heads.rs"]
+mod heads;
+use heads::Heads;
 
 #[derive(Arena, Debug, Clone)]
 #[arena(params(m: usize), phases(attn, mlp), align = 64)]

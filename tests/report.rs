@@ -5,14 +5,9 @@
 use arena::report::{Report, SVG_HEIGHT, SVG_WIDTH};
 use arena::{Arena, Levers, Region, SizeError};
 
-#[derive(Arena, Debug, Clone)]
-#[arena(params(m: usize), align = 64)]
-pub struct Heads {
-    #[arena(shape = [m, 4], dtype = f32)]
-    pub q: usize,
-    #[arena(shape = [m], dtype = u32)]
-    pub idx: usize,
-}
+#[path = "common/heads.rs"]
+mod heads;
+use heads::Heads;
 
 /// A user-style arena: phases, a nested region, a lever, a long formula.
 #[derive(Arena, Debug, Clone)]

@@ -2,11 +2,14 @@
 //! from the slab's aligned start, not an address, so `AtOffset` (below) is a
 //! `Memory` that casts the way the device's does (by offset), over host
 //! bytes: carving through it runs the same shared code (`arena`'s
-//! `layout::cast`: an empty view wherever it sits, then the memory's cast)
+//! `carve::cast`: an empty view wherever it sits, then the memory's cast)
 //! that device carving runs, without a GPU.
 
-use arena::{Arena, Levers, Memory};
-use layouts::{BufferSizes, ModelConfig, Target};
+use arena::{Arena, Memory};
+
+#[path = "common/qwen3_next.rs"]
+mod fixture;
+use fixture::qwen3_next;
 
 /// Host bytes with their offset from the slab's start, as a device view has.
 struct AtOffset;
@@ -64,19 +67,6 @@ impl Memory for AtOffset {
     fn holds(bytes: &Piece<'_>, byte: u8) -> Result<bool, String> {
         Ok(bytes.bytes.iter().all(|&b| b == byte))
     }
-}
-
-fn qwen3_next(m: usize) -> BufferSizes {
-    BufferSizes::try_from_config_with(
-        &Levers::new(),
-        &ModelConfig::qwen3_next_80b_nvfp4(),
-        m,
-        32_768,
-        16,
-        64,
-        &Target::DEFAULT,
-    )
-    .unwrap()
 }
 
 /// An 8-aligned host buffer of `len` bytes.

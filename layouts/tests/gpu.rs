@@ -13,6 +13,13 @@ use arena::cuda::{self, DeviceSlab};
 use arena::{Arena, Layout, Levers};
 use layouts::{BufferSizes, ModelConfig, Target};
 
+#[path = "common/qwen3_next.rs"]
+mod fixture;
+use fixture::qwen3_next;
+
+/// The device, or why not. Each test calls it first and returns where it
+/// gets none (kept per test, not in a harness: every test must skip on its
+/// own, with its own message, where no GPU is).
 fn device() -> Option<(
     Arc<arena::cuda::cudarc::driver::CudaContext>,
     Arc<CudaStream>,
@@ -39,19 +46,6 @@ fn ptx(src: &str) -> Option<Ptx> {
         compile_ptx(src)
             .unwrap_or_else(|e| panic!("NVRTC could not compile the test kernel: {e:?}")),
     )
-}
-
-fn qwen3_next(m: usize) -> BufferSizes {
-    BufferSizes::try_from_config_with(
-        &Levers::new(),
-        &ModelConfig::qwen3_next_80b_nvfp4(),
-        m,
-        32_768,
-        16,
-        64,
-        &Target::DEFAULT,
-    )
-    .unwrap()
 }
 
 fn byte_of(name: &str) -> u8 {
