@@ -126,11 +126,8 @@ impl<'a, M: Memory, A: Arena, const N: usize> Phased<'a, M, A, N> {
         }
         let mut pieces: [Option<M::Bytes<'_>>; N] = core::array::from_fn(|_| None);
         let mut carver = Carver::<M>::new(A::NAME, M::reborrow(&mut self.region), 0);
-        for &k in &self.by_offset {
-            let (first, last) = ranges[k];
-            if phase < first || last < phase {
-                continue;
-            }
+        for k in live_in::<A, N>(&self.by_offset, phase) {
+            let first = ranges[k].0;
             let info = infos[k];
             let reserved = self.reserved.field_bytes(index[k]);
             let piece = carver.take_at(info.name, self.offsets[k], reserved)?;
@@ -175,16 +172,11 @@ impl<'a, M: Memory, A: Arena, const N: usize> Phased<'a, M, A, N> {
         let Some((log, current)) = self.log.and_then(|l| Some((l, l.current()?))) else {
             return Ok(());
         };
-        let (infos, ranges, index) = (
-            &Table::<A, N>::INFOS,
-            &Table::<A, N>::RANGES,
-            &Table::<A, N>::INDEX,
-        );
+        let (infos, index) = (&Table::<A, N>::INFOS, &Table::<A, N>::INDEX);
         let mut carver = Carver::<M>::new(A::NAME, M::reborrow(&mut self.region), 0);
-        for &k in &self.by_offset {
-            let (first, last) = ranges[k];
+        for k in live_in::<A, N>(&self.by_offset, current) {
             let reserved = self.reserved.field_bytes(index[k]);
-            if current < first || last < current || reserved == 0 {
+            if reserved == 0 {
                 continue;
             }
             let name = infos[k].name;
@@ -292,4 +284,16 @@ fn phase_offsets<A: crate::Arena, const N: usize>(
         return Ok(offsets);
     }
     crate::layout::planned::<A, N>(reserved, carving.guard).map(|(offsets, _)| offsets)
+}
+
+/// The carved fields live in `phase`, in offset order (`by_offset`): what a
+/// phase's pieces and its guard bands both walk.
+fn live_in<A: Arena, const N: usize>(
+    by_offset: &[usize; N],
+    phase: usize,
+) -> impl Iterator<Item = usize> + '_ {
+    by_offset.iter().copied().filter(move |&k| {
+        let (first, last) = Table::<A, N>::RANGES[k];
+        first <= phase && phase <= last
+    })
 }
