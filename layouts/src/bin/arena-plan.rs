@@ -9,10 +9,12 @@ use arena::SizeError;
 use arena::plan::{Problem, plan_with_budget, plan_within};
 use clap::Parser;
 
-/// The search budget (nodes): on MiniMalloc's challenging problems, with
-/// MiniMalloc's capacity, every file at MiniMalloc's height or lower within
-/// 0.6 s on a 2-core machine; with none, nine at their lower bound and two
-/// below MiniMalloc's height in about 3 s (BENCHMARKS.md has the figures).
+/// The search budget (nodes, work counted: `plan_with_budget`): on
+/// MiniMalloc's challenging problems, with MiniMalloc's capacity, every file
+/// at MiniMalloc's height or lower within 0.31 s on a 2-core machine; with
+/// none, nine at their lower bound and two below MiniMalloc's height in 1.2
+/// and 1.3 s; on 2,048 buffers that all meet, at most 6 s (BENCHMARKS.md has
+/// the figures).
 const DEFAULT_BUDGET: u64 = 250_000;
 
 /// Plans a static allocation problem: buffers live over [lower, upper) that
