@@ -5,6 +5,8 @@
 use arena::report::{Report, SVG_HEIGHT, SVG_WIDTH};
 use arena::{Arena, Levers, Region, SizeError};
 
+#[path = "common/csv.rs"]
+mod csv;
 #[path = "common/heads.rs"]
 mod heads;
 use heads::Heads;
@@ -308,34 +310,8 @@ fn the_table_stays_within_120_columns_and_one_line_a_row() {
     // back to nine fields.
     let csv = r.csv();
     assert!(csv.contains("\"m\r\n\t* 4"), "{csv:?}");
-    let records = csv_records(&csv);
+    let records = csv::records(&csv);
     assert_eq!(records.len(), 4, "{csv:?}");
     assert!(records.iter().all(|r| r.len() == 9), "{records:?}");
     assert_eq!(records[2][8], "m\r\n\t* 4\n        + 8");
-}
-
-/// A small RFC 4180 reader: quoted fields may hold commas, quotes and line
-/// breaks.
-fn csv_records(text: &str) -> Vec<Vec<String>> {
-    let (mut out, mut rec, mut field) = (Vec::new(), Vec::new(), String::new());
-    let mut chars = text.chars().peekable();
-    let mut quoted = false;
-    while let Some(c) = chars.next() {
-        match (quoted, c) {
-            (true, '"') if chars.peek() == Some(&'"') => {
-                chars.next();
-                field.push('"');
-            }
-            (true, '"') => quoted = false,
-            (true, c) => field.push(c),
-            (false, '"') => quoted = true,
-            (false, ',') => rec.push(std::mem::take(&mut field)),
-            (false, '\n') => {
-                rec.push(std::mem::take(&mut field));
-                out.push(std::mem::take(&mut rec));
-            }
-            (false, c) => field.push(c),
-        }
-    }
-    out
 }

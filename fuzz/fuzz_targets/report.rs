@@ -11,30 +11,8 @@ fn leak(s: &str) -> &'static str {
     Box::leak(s.to_owned().into_boxed_str())
 }
 
-/// An RFC 4180 reader: the records of `text`.
-fn records(text: &str) -> Vec<Vec<String>> {
-    let (mut out, mut rec, mut field) = (Vec::new(), Vec::new(), String::new());
-    let mut chars = text.chars().peekable();
-    let mut quoted = false;
-    while let Some(c) = chars.next() {
-        match (quoted, c) {
-            (true, '"') if chars.peek() == Some(&'"') => {
-                chars.next();
-                field.push('"');
-            }
-            (true, '"') => quoted = false,
-            (true, c) => field.push(c),
-            (false, '"') => quoted = true,
-            (false, ',') => rec.push(std::mem::take(&mut field)),
-            (false, '\n') => {
-                rec.push(std::mem::take(&mut field));
-                out.push(std::mem::take(&mut rec));
-            }
-            (false, c) => field.push(c),
-        }
-    }
-    out
-}
+#[path = "../../tests/common/csv.rs"]
+mod csv;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
@@ -89,7 +67,7 @@ fuzz_target!(|data: &[u8]| {
     let wide = report.wide_table();
     assert_eq!(body(&wide), n + 1, "one line a row:\n{wide}");
     let csv = report.csv();
-    let recs = records(&csv);
+    let recs = csv::records(&csv);
     assert_eq!(recs.len(), n + 1, "{csv:?}");
     assert!(recs.iter().all(|r| r.len() == 9), "{csv:?}");
     for (r, rec) in report.rows.iter().zip(&recs[1..]) {
