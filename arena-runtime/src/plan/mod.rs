@@ -141,7 +141,8 @@ fn search_plan(
     if budget == 0 {
         return Ok((offsets, slab));
     }
-    let Some(bound) = busiest(items, guard) else {
+    let n = items.len();
+    let Some(bound) = busiest(items, guard, &mut vec![0; n], &mut vec![Placed::EMPTY; n]) else {
         return Ok((offsets, slab));
     };
     if slab <= bound {
@@ -367,6 +368,10 @@ pub fn lower_bound(
     phases: usize,
     align: usize,
 ) -> Result<usize, SizeError> {
+    let unit = align.max(1);
+    if phases > 64 && items.iter().all(|it| it.align >= unit) {
+        return lower_bound_sweep(arena, items, phases, unit);
+    }
     let mut best = 0usize;
     for p in 0..phases {
         let live = || items.iter().filter(|it| it.first <= p && p <= it.last);
@@ -382,6 +387,62 @@ pub fn lower_bound(
             slack = slack.max(b - it.bytes);
         }
         best = best.max(sum - slack);
+    }
+    Ok(best)
+}
+
+/// [`lower_bound`] in `O(n log n)` for many phases where every buffer's
+/// alignment is at least `unit`: a sweep over the buffers by first phase,
+/// taking away those whose last phase is before it. The bound only falls
+/// when a buffer ends (its rounded bytes leave the sum, its padding at most
+/// the largest), so it is largest at some buffer's first phase.
+fn lower_bound_sweep(
+    arena: &'static str,
+    items: &[Item],
+    phases: usize,
+    unit: usize,
+) -> Result<usize, SizeError> {
+    let live = || {
+        items
+            .iter()
+            .enumerate()
+            .filter(|(_, it)| it.first <= it.last && it.first < phases)
+    };
+    let mut starts: Vec<(usize, usize)> = live().map(|(k, it)| (it.first, k)).collect();
+    let mut ends: Vec<(usize, usize)> = live().map(|(k, it)| (it.last, k)).collect();
+    starts.sort_unstable();
+    ends.sort_unstable();
+    // The padding of each live buffer, counted: the largest is the top's.
+    let mut slacks = std::collections::BTreeMap::<usize, usize>::new();
+    let (mut sum, mut best, mut gone) = (0usize, 0usize, 0);
+    let rounded = |k: usize| {
+        align_up(items[k].bytes, unit).ok_or(SizeError::SlabOverflow {
+            arena,
+            field: items[k].name,
+        })
+    };
+    for &(first, k) in &starts {
+        while gone < ends.len() && ends[gone].0 < first {
+            let j = ends[gone].1;
+            let b = rounded(j)?;
+            sum -= b;
+            let slack = b - items[j].bytes;
+            if let Some(c) = slacks.get_mut(&slack) {
+                *c -= 1;
+                if *c == 0 {
+                    slacks.remove(&slack);
+                }
+            }
+            gone += 1;
+        }
+        let b = rounded(k)?;
+        sum = sum.checked_add(b).ok_or(SizeError::SlabOverflow {
+            arena,
+            field: items[k].name,
+        })?;
+        *slacks.entry(b - items[k].bytes).or_default() += 1;
+        let top = slacks.keys().next_back().copied().unwrap_or(0);
+        best = best.max(sum - top);
     }
     Ok(best)
 }
