@@ -421,6 +421,17 @@ impl<A: Arena> DeviceSlab<A> {
 mod tests {
     use super::*;
 
+    /// On the device a runtime-dtype view is taken as cudarc's typed view,
+    /// with no unsafe code (a compile-time check; `scripts/gpu-check.sh`
+    /// runs the GPU cases).
+    #[allow(dead_code)]
+    fn typed_device_views<'a>(
+        a: crate::DynView<'a, Device>,
+        b: crate::DynView<'a, Device>,
+    ) -> Result<(CudaViewMut<'a, half::bf16>, CudaViewMut<'a, f32>), crate::DTypeError> {
+        Ok((a.typed::<half::bf16>()?, b.typed::<f32>()?))
+    }
+
     #[test]
     fn a_region_starts_at_the_first_aligned_byte() {
         // An aligned start (what the driver gives in practice): no skip.

@@ -10,6 +10,8 @@ mod carve;
 pub mod checked;
 #[cfg(feature = "cuda")]
 pub mod device;
+mod dtype;
+mod dyn_view;
 mod elem;
 mod error;
 mod host;
@@ -23,6 +25,8 @@ pub mod plan;
 pub use arena::Fill;
 pub use arena::{Arena, Carving, Region, region_align};
 pub use carve::{Carver, Host, Memory};
+pub use dtype::{DType, Elem, UnknownDType};
+pub use dyn_view::{DTypeError, DynView};
 pub use error::{CarveError, Fault, SizeError, StepError};
 pub use host::{GUARD_BYTE, GuardError, HostSlab};
 #[doc(hidden)]

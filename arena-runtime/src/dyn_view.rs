@@ -1,0 +1,188 @@
+//! The view of a buffer whose element type is chosen at run time: its bytes
+//! and its [`DType`], taken as a typed view once the type asked for is the
+//! buffer's, with no unsafe code and no alignment failure.
+
+use core::fmt;
+
+use crate::carve::{Host, Memory, cast};
+use crate::dtype::{DType, Elem};
+use crate::error::CarveError;
+
+/// A buffer of a [`DType`] chosen at run time, on the host (`M = Host`) or a
+/// device: [`DynView::typed`] gives its typed view (`&mut [bf16]`,
+/// `CudaViewMut<bf16>`, ...) where the type asked for is the buffer's.
+pub struct DynView<'a, M: Memory = Host> {
+    arena: &'static str,
+    buffer: &'static str,
+    dtype: DType,
+    bytes: M::Bytes<'a>,
+}
+
+/// A typed view asked of a [`DynView`] in another element type than its
+/// buffer's: names the arena, the buffer, its dtype and the type asked for.
+/// Nothing changes: the slab and its other views stay usable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DTypeError {
+    /// The derived struct.
+    pub arena: &'static str,
+    /// The buffer.
+    pub buffer: &'static str,
+    /// Its element type, as sized.
+    pub dtype: DType,
+    /// The type asked for.
+    pub asked: DType,
+}
+
+impl fmt::Display for DTypeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "`{}.{}` holds {} elements, not {}: take it as `typed::<{}>()`",
+            self.arena, self.buffer, self.dtype, self.asked, self.dtype
+        )
+    }
+}
+
+impl std::error::Error for DTypeError {}
+
+/// `bytes` as elements of `dtype`'s type, for the check of
+/// [`DynView::new`]: the one place the runtime dtype picks a static type.
+fn check<M: Memory>(
+    arena: &'static str,
+    buffer: &'static str,
+    dtype: DType,
+    bytes: M::Bytes<'_>,
+) -> Result<(), CarveError> {
+    macro_rules! as_type {
+        ($($d:ident => $t:ty),*) => {
+            match dtype {
+                $(DType::$d => cast::<M, $t>(arena, buffer, bytes).map(drop),)*
+            }
+        };
+    }
+    as_type!(
+        U8 => u8, I8 => i8, U16 => u16, I16 => i16, U32 => u32, I32 => i32, U64 => u64,
+        I64 => i64, F16 => half::f16, BF16 => half::bf16, F32 => f32, F64 => f64,
+        F8E4M3 => crate::F8E4M3, F8E5M2 => crate::F8E5M2, F4E2M1x2 => crate::F4E2M1x2,
+        E8M0 => crate::E8M0
+    )
+}
+
+impl<'a, M: Memory> DynView<'a, M> {
+    /// The view of `bytes`, buffer `buffer` of `arena`, holding `dtype`
+    /// elements: refused where the bytes are not whole elements or not
+    /// aligned for `dtype` (generated carving hands it bytes that are both).
+    #[doc(hidden)]
+    pub fn new(
+        arena: &'static str,
+        buffer: &'static str,
+        dtype: DType,
+        mut bytes: M::Bytes<'a>,
+    ) -> Result<Self, CarveError> {
+        check::<M>(arena, buffer, dtype, M::reborrow(&mut bytes))?;
+        Ok(DynView {
+            arena,
+            buffer,
+            dtype,
+            bytes,
+        })
+    }
+
+    /// The buffer's element type, as the arena was sized.
+    pub fn dtype(&self) -> DType {
+        self.dtype
+    }
+
+    /// Elements in the buffer.
+    pub fn len(&self) -> usize {
+        M::len(&self.bytes) / self.dtype.bytes()
+    }
+
+    /// Whether the buffer holds no element.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The typed view, where `T` is the buffer's element type: one
+    /// comparison, then the view (its length and alignment were checked
+    /// when the view was made). A [`DTypeError`] otherwise.
+    #[inline]
+    pub fn typed<T: Elem>(self) -> Result<M::Slice<'a, T>, DTypeError> {
+        if T::DTYPE != self.dtype {
+            return Err(DTypeError {
+                arena: self.arena,
+                buffer: self.buffer,
+                dtype: self.dtype,
+                asked: T::DTYPE,
+            });
+        }
+        Ok(cast::<M, T>(self.arena, self.buffer, self.bytes)
+            .expect("a DynView's bytes were checked for its dtype when it was made"))
+    }
+
+    /// The untyped bytes.
+    pub fn into_bytes(self) -> M::Bytes<'a> {
+        self.bytes
+    }
+}
+
+impl<M: Memory> fmt::Debug for DynView<'_, M> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DynView")
+            .field("arena", &self.arena)
+            .field("buffer", &self.buffer)
+            .field("dtype", &self.dtype)
+            .field("len", &self.len())
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use half::bf16;
+
+    #[test]
+    fn typed_where_the_dtype_matches_an_error_naming_both_where_not() {
+        let mut buf = vec![0u64; 8];
+        let bytes: &mut [u8] = bytemuck::cast_slice_mut(&mut buf);
+        let view = DynView::<Host>::new("A", "act", DType::BF16, &mut bytes[..32]).unwrap();
+        assert_eq!((view.dtype(), view.len()), (DType::BF16, 16));
+        let e = view.typed::<f32>().unwrap_err();
+        assert_eq!(
+            e,
+            DTypeError {
+                arena: "A",
+                buffer: "act",
+                dtype: DType::BF16,
+                asked: DType::F32
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            "`A.act` holds bf16 elements, not f32: take it as `typed::<bf16>()`"
+        );
+        // The bytes are still there, and usable as the right type.
+        let view = DynView::<Host>::new("A", "act", DType::BF16, &mut bytes[..32]).unwrap();
+        let typed = view.typed::<bf16>().unwrap();
+        typed.fill(bf16::ONE);
+        assert_eq!(typed.len(), 16);
+        let view = DynView::<Host>::new("A", "act", DType::F32, &mut bytes[..32]).unwrap();
+        assert_eq!(view.typed::<f32>().unwrap()[0].to_bits(), 0x3F80_3F80);
+        let view = DynView::<Host>::new("A", "act", DType::U8, &mut bytes[..3]).unwrap();
+        assert_eq!(view.into_bytes().len(), 3);
+    }
+
+    #[test]
+    fn bytes_that_are_not_whole_or_aligned_elements_are_refused() {
+        let mut buf = vec![0u64; 4];
+        let bytes: &mut [u8] = bytemuck::cast_slice_mut(&mut buf);
+        let e = DynView::<Host>::new("A", "act", DType::F32, &mut bytes[..6]).unwrap_err();
+        assert!(e.to_string().contains("`A.act`"), "{e}");
+        assert!(DynView::<Host>::new("A", "act", DType::F64, &mut bytes[4..12]).is_err());
+        // An empty buffer is an empty view wherever it sits.
+        let view = DynView::<Host>::new("A", "act", DType::F64, &mut bytes[3..3]).unwrap();
+        assert!(view.is_empty());
+        assert!(view.typed::<f64>().unwrap().is_empty());
+    }
+}
