@@ -2,9 +2,9 @@
 //! backticks and pipes in them: `cargo test --doc` of that crate passes (the
 //! rustdoc the derive generates holds no doctest of its own). The same crate
 //! holds the formulas that used to crash rustc inside the derive (a sum of
-//! 10,000 terms, 2,000 nested parentheses, in string and token form) and
-//! formulas at the nesting limit: they compile, and its doctest checks their
-//! values.
+//! 10,000 terms, 2,000 nested parentheses), at the limits: 16,385 terms,
+//! 4,000 nested parentheses, in string and token form, and 256 levels of
+//! nesting; they compile, and its doctest checks their values.
 
 use std::path::Path;
 use std::process::Command;
@@ -40,7 +40,7 @@ pub struct Scratch {
 /// let s = doc_user::Scratch::try_from_config_with(&arena::Levers::new(), 3, true).unwrap();
 /// assert_eq!(s.multi, 3 + 4 + 6);
 /// let l = doc_user::Long::try_from_config_with(&arena::Levers::new(), 3).unwrap();
-/// assert_eq!((l.sum_str, l.sum_tokens), (30_000, 30_000));
+/// assert_eq!((l.sum_str, l.sum_tokens), (3 * 16_385, 3 * 16_385));
 /// assert_eq!((l.parens_str, l.parens_tokens), (4, 4));
 /// assert_eq!((l.chained, l.deep_product, l.deep_ifs), (8, 1, 7));
 /// ```
@@ -49,8 +49,9 @@ pub fn documented() {}
 
 /// The long and deep formulas, written out.
 fn long_arena() -> String {
-    let sum = vec!["M"; 10_000].join(" + ");
-    let parens = format!("{}M + 1{}", "(".repeat(2_000), ")".repeat(2_000));
+    // The longest sum and the deepest parentheses allowed.
+    let sum = vec!["M"; 16_385].join(" + ");
+    let parens = format!("{}M + 1{}", "(".repeat(4_000), ")".repeat(4_000));
     let chained = vec!["M > 1"; 5_000].join(" && ");
     // 256 levels: the most a formula may nest.
     let product = format!("{}1{}", "1 * (".repeat(255), ")".repeat(255));

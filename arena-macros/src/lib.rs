@@ -23,8 +23,11 @@ pub fn derive_arena(input: TokenStream) -> TokenStream {
     })
 }
 
-/// The derive's stack: reserved, and only touched as deep as it is used.
-const DERIVE_STACK: usize = 256 << 20;
+/// The derive's stack: reserved, and only touched as deep as it is used. The
+/// longest and deepest formulas allowed (16,384 operators, 4,096 nested
+/// parentheses) need between 32 and 64 MiB in an unoptimised build of the
+/// macro: twice that.
+const DERIVE_STACK: usize = 128 << 20;
 
 #[cfg(test)]
 mod snapshot {

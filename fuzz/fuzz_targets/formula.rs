@@ -58,7 +58,7 @@ fn both(s: &str) {
 fuzz_target!(|data: &[u8]| {
     let Ok(s) = std::str::from_utf8(data) else { return };
     // On a stack as large as the derive's (`DERIVE_STACK`).
-    stacker::grow(256 << 20, || {
+    stacker::grow(128 << 20, || {
         both(s);
         // Long and deep: the input as a part repeated, joined by an
         // operator, or nested in parentheses, up to past the limits.

@@ -471,7 +471,7 @@ mod factor {
 
 /// Runs `f` on a large stack, as the derive does (`DERIVE_STACK`).
 fn on_derive_stack<T>(f: impl FnOnce() -> T) -> T {
-    stacker::grow(256 << 20, f)
+    stacker::grow(128 << 20, f)
 }
 
 /// The deepest nesting of token groups in `code`, without recursion.
