@@ -654,3 +654,27 @@ mod sweeps {
         }
     }
 }
+
+#[cfg(test)]
+mod bound_phases {
+    use crate::plan::{Item, lower_bound};
+
+    #[test]
+    fn the_lower_bound_looks_at_boundaries_not_every_phase() {
+        // Alignments below the one asked for keep the phase-by-phase rule;
+        // with `usize::MAX` phases it still ends at once.
+        let item = |bytes, align, first, last| Item {
+            name: "x",
+            bytes,
+            align,
+            first,
+            last,
+        };
+        let items = [
+            item(10, 1, 0, usize::MAX - 1),
+            item(300, 512, 1 << 40, 1 << 41),
+        ];
+        assert_eq!(lower_bound("A", &items, usize::MAX, 256).unwrap(), 10 + 300);
+        assert_eq!(lower_bound("A", &items, 1 << 40, 256).unwrap(), 10);
+    }
+}

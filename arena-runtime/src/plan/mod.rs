@@ -372,8 +372,19 @@ pub fn lower_bound(
     if phases > 64 && items.iter().all(|it| it.align >= unit) {
         return lower_bound_sweep(arena, items, phases, unit);
     }
+    // Between two boundaries (a first phase, the phase after a last) the
+    // same buffers are live: each is one phase to look at, however many
+    // phases there are.
+    let mut at: Vec<usize> = items
+        .iter()
+        .filter(|it| it.first <= it.last)
+        .flat_map(|it| [it.first, it.last.saturating_add(1)])
+        .filter(|&p| p < phases)
+        .collect();
+    at.sort_unstable();
+    at.dedup();
     let mut best = 0usize;
-    for p in 0..phases {
+    for p in at {
         let live = || items.iter().filter(|it| it.first <= p && p <= it.last);
         let unit = live().map(|it| it.align).fold(align, usize::min).max(1);
         let (mut sum, mut slack) = (0usize, 0usize);
