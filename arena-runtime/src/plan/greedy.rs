@@ -222,6 +222,19 @@ fn greedy(
     placed: &mut [Placed],
     by: Order,
 ) -> Result<usize, SizeError> {
+    greedy_from(arena, items, guard, (offsets, order, placed), by, BUCKETED)
+}
+
+/// [`greedy`], through buckets of time above `bucketed` buffers.
+#[inline(always)]
+fn greedy_from(
+    arena: &'static str,
+    items: &[Item],
+    guard: usize,
+    (offsets, order, placed): (&mut [usize], &mut [u128], &mut [Placed]),
+    by: Order,
+    bucketed: usize,
+) -> Result<usize, SizeError> {
     // One integer per buffer, sorted ascending: the rank of its lifetime
     // (for `Order::Lifetime`), the size's complement, its index.
     let mut n = 0;
@@ -230,7 +243,7 @@ fn greedy(
         if item.bytes > 0 {
             let rank = match by {
                 Order::Size => 0,
-                Order::Lifetime => 255 - (item.last - item.first).min(255),
+                Order::Lifetime => 255 - item.last.saturating_sub(item.first).min(255),
                 Order::Shuffled(seed) => (mix(seed, k as u64) % 4) as usize,
             };
             order[n] = ((rank as u128) << 120) | (((!item.bytes) as u128) << 56) | k as u128;
@@ -239,6 +252,11 @@ fn greedy(
     }
     let order = &mut order[..n];
     order.sort_unstable();
+    if n > bucketed
+        && let Some(slab) = place_bucketed(arena, items, guard, offsets, order)?
+    {
+        return Ok(slab);
+    }
     let mut slab = 0usize;
     // The placed buffers, by offset: each new buffer scans them once, up to
     // the first gap that holds it among those live with it.
@@ -294,6 +312,144 @@ fn greedy(
     Ok(slab)
 }
 
+/// Above this many buffers greedy finds the placed buffers live with a new
+/// one through buckets of time ([`place_bucketed`]) instead of scanning them
+/// all: the same offsets, in time that grows with the buffers that meet.
+const BUCKETED: usize = 2_048;
+
+/// Compressed phase boundaries a bucket holds.
+const BUCKET_WIDTH: usize = 64;
+
+/// A placed buffer spanning more buckets than this is kept in one list that
+/// every buffer scans, not in each of its buckets.
+const LONG: usize = 64;
+
+/// Buckets a buffer spans on average above which the buckets are not used.
+const CROWDED: usize = 8;
+
+/// Greedy's placement of the buffers of `order` (sorted), as the scan of
+/// [`greedy`] places them, for many buffers. Each placed buffer is kept in the
+/// buckets of time it spans (or, long-lived, in one list); a new buffer
+/// gathers those live with it from its buckets, sorts them by offset and
+/// takes the lowest gap that holds it, as the scan would (among buffers at
+/// the same offset the order does not change the gap).
+fn place_bucketed(
+    arena: &'static str,
+    items: &[Item],
+    guard: usize,
+    offsets: &mut [usize],
+    order: &[u128],
+) -> Result<Option<usize>, SizeError> {
+    let index = |key: u128| (key & ((1 << 56) - 1)) as usize;
+    let live = order
+        .iter()
+        .map(|&k| &items[index(k)])
+        .filter(|it| it.first <= it.last);
+    let times = super::boundaries(live);
+    let at = |t: u128| super::boundary(&times, t);
+    let buckets = times.len().div_ceil(BUCKET_WIDTH).max(1);
+    // Where buffers meet many others (every bucket crowded), gathering and
+    // sorting them costs more than the scan: `None`, and the scan places.
+    let spanned: usize = order
+        .iter()
+        .map(|&k| &items[index(k)])
+        .filter(|it| it.first <= it.last)
+        .map(|it| {
+            let (a, b) = (at(it.first as u128), at(it.last as u128 + 1) - 1);
+            (b / BUCKET_WIDTH - a / BUCKET_WIDTH + 1).min(LONG)
+        })
+        .sum();
+    if spanned > CROWDED * order.len() {
+        return Ok(None);
+    }
+    let mut bucket: Vec<Vec<u32>> = vec![Vec::new(); buckets];
+    let mut long: Vec<u32> = Vec::new();
+    // Each placed buffer: its offsets, its compressed span.
+    let mut spots: Vec<(usize, usize, usize, usize)> = Vec::with_capacity(order.len());
+    let mut seen = vec![u32::MAX; order.len()];
+    let mut near: Vec<(usize, usize)> = Vec::new();
+    let mut slab = 0usize;
+    for (q, &key) in order.iter().enumerate() {
+        let i = index(key);
+        let item = &items[i];
+        let overflow = || SizeError::SlabOverflow {
+            arena,
+            field: item.name,
+        };
+        let foot = item.bytes.checked_add(guard).ok_or_else(overflow)?;
+        if item.first > item.last {
+            // Live in no phase: at 0, and in no bucket.
+            offsets[i] = 0;
+            slab = slab.max(foot);
+            continue;
+        }
+        let (a, b) = (at(item.first as u128), at(item.last as u128 + 1) - 1);
+        // The short-lived ones live with it, from its buckets, by offset.
+        near.clear();
+        let q = q as u32;
+        for &p in (a / BUCKET_WIDTH..=b / BUCKET_WIDTH).flat_map(|k| bucket[k].iter()) {
+            let (start, end, pa, pb) = spots[p as usize];
+            if seen[p as usize] == q || pa > b || a > pb {
+                continue;
+            }
+            seen[p as usize] = q;
+            near.push((start, end));
+        }
+        near.sort_unstable();
+        // Merged by offset with the long-lived ones (kept by offset), those
+        // live with it only: the scan of [`greedy`], up to the first gap.
+        let mask = !(item.align - 1);
+        let mut low = 0usize;
+        let next_long = |from: usize| {
+            long[from..]
+                .iter()
+                .position(|&p| {
+                    let (_, _, pa, pb) = spots[p as usize];
+                    pa <= b && a <= pb
+                })
+                .map(|k| from + k)
+        };
+        let (mut s, mut nl) = (0, next_long(0));
+        loop {
+            let from_long = nl.map(|k| spots[long[k] as usize]);
+            let (start, end) = match (near.get(s), from_long, nl) {
+                (Some(&(ns, _)), Some((ls, le, ..)), Some(k)) if ls < ns => {
+                    nl = next_long(k + 1);
+                    (ls, le)
+                }
+                (Some(&(ns, ne)), ..) => {
+                    s += 1;
+                    (ns, ne)
+                }
+                (None, Some((ls, le, ..)), Some(k)) => {
+                    nl = next_long(k + 1);
+                    (ls, le)
+                }
+                _ => break,
+            };
+            let aligned = low.saturating_add(item.align - 1) & mask;
+            if aligned.saturating_add(foot) <= start {
+                break;
+            }
+            low = low.max(end);
+        }
+        let start = align_up(low, item.align).ok_or_else(overflow)?;
+        let end = start.checked_add(foot).ok_or_else(overflow)?;
+        offsets[i] = start;
+        slab = slab.max(end);
+        let p = spots.len() as u32;
+        spots.push((start, end, a, b));
+        let (ka, kb) = (a / BUCKET_WIDTH, b / BUCKET_WIDTH);
+        if kb - ka >= LONG {
+            let pos = long.partition_point(|&o| spots[o as usize].0 <= start);
+            long.insert(pos, p);
+        } else {
+            (ka..=kb).for_each(|k| bucket[k].push(p));
+        }
+    }
+    Ok(Some(slab))
+}
+
 /// Every buffer after the other: the slab's end, writing the offsets when
 /// asked; `None` past `usize::MAX`.
 fn sequential(items: &[Item], guard: usize, mut offsets: Option<&mut [usize]>) -> Option<usize> {
@@ -308,373 +464,5 @@ fn sequential(items: &[Item], guard: usize, mut offsets: Option<&mut [usize]>) -
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::plan::{lower_bound, plan_with_budget, plan_within};
-
-    fn item(bytes: usize, first: usize, last: usize) -> Item {
-        Item {
-            name: "x",
-            bytes,
-            align: 256,
-            first,
-            last,
-        }
-    }
-
-    /// Greedy by size alone: the offsets and the slab.
-    fn by_size(items: &[Item]) -> (Vec<usize>, Result<usize, SizeError>) {
-        let n = items.len();
-        let (mut off, mut order, mut placed) = (vec![0; n], vec![0; n], vec![Placed::EMPTY; n]);
-        let slab = greedy(
-            "A",
-            items,
-            0,
-            &mut off,
-            &mut order,
-            &mut placed,
-            Order::Size,
-        );
-        (off, slab)
-    }
-
-    /// Buffers of `(bytes, first, last)`, alignment 1.
-    fn unaligned(specs: &[(usize, usize, usize)]) -> Vec<Item> {
-        specs
-            .iter()
-            .map(|&(bytes, first, last)| Item {
-                name: "x",
-                bytes,
-                align: 1,
-                first,
-                last,
-            })
-            .collect()
-    }
-
-    /// Buffers live in a common phase never share bytes.
-    fn assert_no_overlap(items: &[Item], off: &[usize]) {
-        for i in 0..items.len() {
-            for j in 0..i {
-                if items[i].overlaps(&items[j]) {
-                    let (a, b) = (
-                        (off[i], off[i] + items[i].bytes),
-                        (off[j], off[j] + items[j].bytes),
-                    );
-                    assert!(a.1 <= b.0 || b.1 <= a.0, "{i} and {j} overlap");
-                }
-            }
-        }
-    }
-
-    fn run(items: &[Item], guard: usize) -> (Vec<usize>, usize) {
-        plan_offsets("A", items, guard).unwrap()
-    }
-
-    #[test]
-    fn disjoint_ranges_share_bytes() {
-        // embed, attn, mlp, head: qkv (attn) and up (mlp) share.
-        let items = [
-            item(1000, 0, 3),
-            item(3000, 1, 1),
-            item(4000, 2, 2),
-            item(500, 3, 3),
-        ];
-        // Largest first: the 4000 at 0, the 3000 and the 500 sharing its
-        // bytes, the buffer live everywhere after it at 4096: 5096 bytes.
-        assert_eq!(by_size(&items), (vec![4096, 0, 0, 0], Ok(4096 + 1000)));
-        // That is more than 1/64 above the busiest phase (5000 bytes): the
-        // longest-lived first puts the buffer live everywhere at 0 and the
-        // others, which share bytes, after it at 1024: 5024 bytes.
-        let (off, slab) = run(&items, 0);
-        assert_eq!(off, [0, 1024, 1024, 1024], "attn, mlp and head share");
-        assert_eq!(slab, 1024 + 4000);
-        // The bound rounds every buffer up to the alignment but the one on
-        // top: 4000 + 1000 rounded.
-        assert_eq!(lower_bound("A", &items, 4, 256).unwrap(), 4000 + 1024);
-        // Two 10-byte buffers aligned to 256 in one phase: 266, the plan.
-        let two = [item(10, 0, 0), item(10, 0, 0)];
-        assert_eq!(lower_bound("A", &two, 1, 256).unwrap(), 266);
-        assert_eq!(run(&two, 0).1, 266);
-    }
-
-    #[test]
-    fn fills_a_gap_between_conflicts() {
-        let items = [
-            item(1024, 0, 0),
-            item(512, 0, 1),
-            item(256, 1, 1),
-            item(256, 0, 0),
-        ];
-        let (off, slab) = run(&items, 0);
-        // 1024 at 0; 512 after it at 1024; 256 (phase 1) in the gap at 0;
-        // the last 256 (phase 0) past both.
-        assert_eq!(off, [0, 1024, 0, 1536]);
-        assert_eq!(slab, 1792);
-    }
-
-    #[test]
-    fn a_second_order_where_size_first_fragments() {
-        // Largest first leaves the two 70s and the 40 fragmented around the
-        // 100s (280 bytes); the longest-lived first reaches the busiest
-        // phase's 210.
-        let items = unaligned(&[(100, 3, 3), (40, 0, 2), (70, 2, 3), (100, 0, 1), (70, 0, 2)]);
-        assert_eq!(by_size(&items).1, Ok(280));
-        let (off, slab) = run(&items, 0);
-        assert_eq!(slab, 210);
-        assert_eq!(lower_bound("A", &items, 4, 1), Ok(210));
-        assert_no_overlap(&items, &off);
-    }
-
-    #[test]
-    fn shuffled_orders_where_both_orders_fragment() {
-        // Largest first ends at 170 and longest-lived first at 190, both
-        // more than 1/32 above the busiest phase's 160: a shuffled order
-        // reaches 160.
-        let items = unaligned(&[(50, 0, 2), (40, 0, 1), (60, 3, 3), (70, 1, 1), (80, 2, 3)]);
-        assert_eq!(by_size(&items).1, Ok(170));
-        assert_eq!(
-            busiest(&items, 0, &mut [0; 5], &mut [Placed::EMPTY; 5]),
-            Some(160)
-        );
-        let (off, slab) = run(&items, 0);
-        assert_eq!(slab, 160);
-        assert_no_overlap(&items, &off);
-        // The same offsets every time: the plan is a function of its input.
-        assert_eq!(run(&items, 0), (off, slab));
-    }
-
-    #[test]
-    fn guards_follow_every_buffer_and_overflow_is_an_error() {
-        let (off, slab) = run(&[item(100, 0, 0), item(100, 0, 0)], 64);
-        assert_eq!(off, [0, 256]);
-        assert_eq!(slab, 256 + 164);
-        let huge = [item(usize::MAX - 10, 0, 0), item(100, 0, 0)];
-        let e = plan_offsets("A", &huge, 0).unwrap_err();
-        assert!(matches!(e, SizeError::SlabOverflow { .. }), "{e}");
-    }
-
-    #[test]
-    fn a_range_to_the_last_phase_plans_as_any_finite_range() {
-        // Three co-live buffers, one of them live to `usize::MAX`; the
-        // same problem with a finite last phase gives the same plan.
-        for last in [usize::MAX, usize::MAX - 1] {
-            // Greedy ends at 350, above the busiest phase's 340: the search
-            // runs.
-            let shape = |l| {
-                [
-                    (90, 3, l),
-                    (80, 0, 2),
-                    (60, 0, 1),
-                    (70, 1, 1),
-                    (50, 1, 3),
-                    (80, 1, 3),
-                    (70, 3, 4),
-                ]
-            };
-            let (open, finite) = (unaligned(&shape(last)), unaligned(&shape(5)));
-            for budget in [0, 10, 10_000] {
-                let a = plan_with_budget("A", &open, 0, budget).unwrap();
-                assert_eq!(a, plan_with_budget("A", &finite, 0, budget).unwrap());
-                assert_no_overlap(&open, &a.0);
-                let b = plan_within("A", &open, 0, budget, 340).unwrap();
-                assert_eq!(b, plan_within("A", &finite, 0, budget, 340).unwrap());
-            }
-            assert_eq!(plan_with_budget("A", &open, 0, 10_000).unwrap().1, 340);
-        }
-        // All three at offset 0 was the wrap of `last + 1`.
-        let all = unaligned(&[
-            (10, 0, usize::MAX),
-            (20, 5, usize::MAX),
-            (30, 7, usize::MAX),
-        ]);
-        let (off, slab) = plan_with_budget("A", &all, 0, 1000).unwrap();
-        assert_no_overlap(&all, &off);
-        assert_eq!(slab, 60);
-    }
-
-    #[test]
-    fn an_empty_range_beside_many_phases_is_planned_as_with_few() {
-        // `first > last` takes no phase; with a buffer past phase 63 it
-        // gets what it gets beside one in phase 3, never an overflow.
-        for budget in [0, 1000] {
-            let shape = [
-                (90, 3, 5),
-                (80, 0, 2),
-                (60, 0, 1),
-                (70, 1, 1),
-                (50, 1, 3),
-                (80, 1, 3),
-                (70, 3, 4),
-            ];
-            let few: Vec<Item> = unaligned(&[(10, 5, 4)])
-                .into_iter()
-                .chain(unaligned(&shape))
-                .collect();
-            let late = shape.map(|(b, f, l)| (b, f + 100, l + 100));
-            let many: Vec<Item> = unaligned(&[(10, 5, 4)])
-                .into_iter()
-                .chain(unaligned(&late))
-                .collect();
-            let (a, b) = (
-                plan_with_budget("A", &many, 0, budget).unwrap(),
-                plan_with_budget("A", &few, 0, budget).unwrap(),
-            );
-            assert_eq!(a, b);
-            assert_eq!(
-                plan_offsets("A", &many, 0).unwrap(),
-                plan_offsets("A", &few, 0).unwrap()
-            );
-            assert_eq!(a.0[0], 0, "live in no phase: beside nothing");
-        }
-    }
-
-    #[test]
-    fn an_alignment_not_a_power_of_two_is_an_error_naming_the_buffer() {
-        for align in [0, 3, 6, 100] {
-            let items = [
-                item(100, 0, 0),
-                Item {
-                    name: "odd",
-                    bytes: 30,
-                    align,
-                    first: 0,
-                    last: 1,
-                },
-            ];
-            let e = plan_offsets("A", &items, 0).unwrap_err();
-            assert_eq!(
-                e,
-                SizeError::BadAlign {
-                    arena: "A",
-                    field: "odd",
-                    align
-                }
-            );
-            assert_eq!(
-                e.to_string(),
-                format!("`A.odd`: alignment {align} is not a power of two")
-            );
-        }
-    }
-}
-
-#[cfg(test)]
-mod sweeps {
-    use super::*;
-    use crate::plan::lower_bound;
-
-    /// Random items over up to 300 phases, from a fixed seed.
-    fn random(seed: u64, n: usize, phases: usize) -> Vec<Item> {
-        let mut s = seed;
-        let mut next = |m: u64| {
-            s = mix(s, 1);
-            (s % m) as usize
-        };
-        (0..n)
-            .map(|_| {
-                let first = next(phases as u64);
-                let last = if next(10) == 0 {
-                    first.wrapping_sub(1)
-                } else {
-                    first + next(40)
-                };
-                Item {
-                    name: "x",
-                    bytes: if next(8) == 0 { 0 } else { 1 + next(5_000) },
-                    align: 256 << next(3),
-                    first,
-                    last,
-                }
-            })
-            .collect()
-    }
-
-    /// The busiest phase by definition: every phase, every buffer.
-    fn busiest_naive(items: &[Item], guard: usize) -> usize {
-        let end = items
-            .iter()
-            .map(|it| it.last.saturating_add(1))
-            .max()
-            .unwrap_or(0);
-        (0..end.min(400))
-            .map(|p| {
-                items
-                    .iter()
-                    .filter(|it| it.bytes > 0 && it.first <= p && p <= it.last)
-                    .map(|it| it.bytes + guard)
-                    .sum::<usize>()
-            })
-            .max()
-            .unwrap_or(0)
-    }
-
-    /// The lower bound by definition, phase by phase.
-    fn lower_naive(items: &[Item], phases: usize, unit: usize) -> usize {
-        (0..phases)
-            .map(|p| {
-                let live: Vec<&Item> = items
-                    .iter()
-                    .filter(|it| it.first <= p && p <= it.last)
-                    .collect();
-                let sum: usize = live.iter().map(|it| it.bytes.next_multiple_of(unit)).sum();
-                let slack = live
-                    .iter()
-                    .map(|it| it.bytes.next_multiple_of(unit) - it.bytes)
-                    .max();
-                sum - slack.unwrap_or(0)
-            })
-            .max()
-            .unwrap_or(0)
-    }
-
-    #[test]
-    fn the_sweeps_agree_with_the_definitions() {
-        for seed in 0..300 {
-            let n = 1 + (seed as usize * 7) % 120;
-            let mut items = random(seed, n, 300);
-            // `busiest` refuses empty ranges; the sweep sees none.
-            items.retain(|it| it.first <= it.last);
-            let guard = (seed as usize % 3) * 16;
-            let (mut order, mut placed) = (vec![0; items.len()], vec![Placed::EMPTY; items.len()]);
-            let want = busiest_naive(&items, guard);
-            assert_eq!(
-                busiest_of_many(&items, guard, &mut order, &mut placed),
-                want,
-                "seed {seed}"
-            );
-            let with_empty = random(seed, n, 300);
-            for phases in [65, 200, 400] {
-                assert_eq!(
-                    lower_bound("A", &with_empty, phases, 256).unwrap(),
-                    lower_naive(&with_empty, phases, 256),
-                    "seed {seed}, {phases} phases"
-                );
-            }
-        }
-    }
-}
-
-#[cfg(test)]
-mod bound_phases {
-    use crate::plan::{Item, lower_bound};
-
-    #[test]
-    fn the_lower_bound_looks_at_boundaries_not_every_phase() {
-        // Alignments below the one asked for keep the phase-by-phase rule;
-        // with `usize::MAX` phases it still ends at once.
-        let item = |bytes, align, first, last| Item {
-            name: "x",
-            bytes,
-            align,
-            first,
-            last,
-        };
-        let items = [
-            item(10, 1, 0, usize::MAX - 1),
-            item(300, 512, 1 << 40, 1 << 41),
-        ];
-        assert_eq!(lower_bound("A", &items, usize::MAX, 256).unwrap(), 10 + 300);
-        assert_eq!(lower_bound("A", &items, 1 << 40, 256).unwrap(), 10);
-    }
-}
+#[path = "greedy_tests.rs"]
+mod tests;
