@@ -1,7 +1,8 @@
 //! The planner's search on 10,000 random problems, small and large: no two
 //! buffers live at a common phase overlap, every offset is aligned, the plan
 //! is never above greedy's (`plan_offsets`), never below the busiest phase,
-//! and the same items give the same offsets.
+//! and the same items give the same offsets; and 24 problems of 2,049 to
+//! 5,000 buffers (greedy through its buckets of time) hold the same.
 
 use arena_runtime::plan::{Item, lower_bound, plan_offsets, plan_with_budget};
 use proptest::prelude::*;
@@ -162,6 +163,62 @@ fn the_budget_bounds_the_search_time_on_dense_problems() {
                 let (a, b) = (off[i], off[j]);
                 assert!(a + items[i].bytes <= b || b + items[j].bytes <= a);
             }
+        }
+    }
+}
+
+/// Problems of 2,049 to 5,000 buffers, past the scan of greedy (its buckets
+/// of time), sparse like a trace or dense, with guards.
+fn arb_large() -> impl Strategy<Value = (Vec<Item>, usize)> {
+    (2_049usize..=5_000, any::<bool>(), 0usize..=64).prop_flat_map(|(n, sparse, guard)| {
+        let span: usize = if sparse { 40_000 } else { 60 };
+        let item = (
+            1usize..=1 << 20,
+            0u32..=9,
+            0..span,
+            0usize..=12,
+            0usize..=20,
+        )
+            .prop_map(move |(bytes, a, first, short, pick)| Item {
+                name: "x",
+                bytes,
+                align: 1 << a,
+                first,
+                last: first + if pick == 0 { short * 500 } else { short },
+            });
+        (prop::collection::vec(item, n), Just(guard))
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(if cfg!(miri) { 1 } else { 24 }))]
+
+    /// Up to 5,000 buffers: no overlap, aligned, in the slab, never above
+    /// greedy, never below the busiest phase, deterministic.
+    #[test]
+    fn large_plans_are_sound((items, guard) in arb_large()) {
+        let (greedy_off, greedy) = plan_offsets("A", &items, guard).unwrap();
+        let (off, slab) = plan_with_budget("A", &items, guard, 2_000).unwrap();
+        prop_assert!(slab <= greedy);
+        prop_assert_eq!(plan_offsets("A", &items, guard).unwrap(), (greedy_off, greedy));
+        prop_assert_eq!(plan_with_budget("A", &items, guard, 2_000).unwrap(), (off.clone(), slab));
+        let phases = items.iter().map(|it| it.last + 1).max().unwrap_or(0);
+        let guarded: Vec<Item> = items.iter().map(|it| Item { bytes: it.bytes + guard, ..*it }).collect();
+        prop_assert!(lower_bound("A", &guarded, phases, 1).unwrap() <= slab);
+        // Every pair live together, through a sweep by first phase.
+        let mut by_first: Vec<usize> = (0..items.len()).collect();
+        by_first.sort_by_key(|&k| items[k].first);
+        let mut live: Vec<usize> = Vec::new();
+        for &k in &by_first {
+            let it = &items[k];
+            prop_assert_eq!(off[k] % it.align, 0);
+            prop_assert!(off[k] + it.bytes + guard <= slab);
+            live.retain(|&j| items[j].last >= it.first);
+            for &j in &live {
+                let (a, b) = (off[k], off[j]);
+                prop_assert!(a + it.bytes + guard <= b || b + items[j].bytes + guard <= a, "{} and {} overlap", k, j);
+            }
+            live.push(k);
         }
     }
 }
