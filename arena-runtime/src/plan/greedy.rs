@@ -131,10 +131,9 @@ pub(super) fn busiest(
     order: &mut [u128],
     placed: &mut [Placed],
 ) -> Option<usize> {
-    // A difference array: each buffer's bytes added at its first phase and
-    // taken away after its last.
     // One pass: an empty range anywhere is `None`, a phase past 63 anywhere
-    // the sweep, whatever order they come in.
+    // the sweep, whatever order they come in; else a difference array, each
+    // buffer's bytes added at its first phase and taken away after its last.
     let (mut empty, mut many) = (false, false);
     let mut delta = [0usize; 66];
     let mut phases = 0;
@@ -350,14 +349,19 @@ fn place_bucketed(
     let buckets = times.len().div_ceil(BUCKET_WIDTH).max(1);
     // Where buffers meet many others (every bucket crowded), gathering and
     // sorting them costs more than the scan: `None`, and the scan places.
-    let spanned: usize = order
+    // Each buffer's compressed span, by its place in `order` (an empty
+    // range has none).
+    let spans: Vec<Option<(usize, usize)>> = order
         .iter()
         .map(|&k| &items[index(k)])
-        .filter(|it| it.first <= it.last)
         .map(|it| {
-            let (a, b) = (at(it.first as u128), at(it.last as u128 + 1) - 1);
-            (b / BUCKET_WIDTH - a / BUCKET_WIDTH + 1).min(LONG)
+            (it.first <= it.last).then(|| (at(it.first as u128), at(it.last as u128 + 1) - 1))
         })
+        .collect();
+    let spanned: usize = spans
+        .iter()
+        .flatten()
+        .map(|&(a, b)| (b / BUCKET_WIDTH - a / BUCKET_WIDTH + 1).min(LONG))
         .sum();
     if spanned > CROWDED * order.len() {
         return Ok(None);
@@ -377,13 +381,12 @@ fn place_bucketed(
             field: item.name,
         };
         let foot = item.bytes.checked_add(guard).ok_or_else(overflow)?;
-        if item.first > item.last {
+        let Some((a, b)) = spans[q] else {
             // Live in no phase: at 0, and in no bucket.
             offsets[i] = 0;
             slab = slab.max(foot);
             continue;
-        }
-        let (a, b) = (at(item.first as u128), at(item.last as u128 + 1) - 1);
+        };
         // The short-lived ones live with it, from its buckets, by offset.
         near.clear();
         let q = q as u32;
