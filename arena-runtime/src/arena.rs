@@ -3,6 +3,7 @@
 //! fill rules at a buffer's first phase.
 
 use crate::carve::{self, Memory};
+use crate::dtype::DType;
 use crate::error::{CarveError, SizeError, StepError};
 use crate::host::SlabRef;
 use crate::layout::{Cursor, Layout, Placement};
@@ -124,6 +125,14 @@ pub trait Arena: Sized {
 
     /// Bytes of field `index` of [`Arena::BUFFERS`] (its value for a value field).
     fn field_bytes(&self, index: usize) -> usize;
+
+    /// The element type of field `index`: a buffer's built-in dtype, the
+    /// one it was sized with where the derive's `dtype = EXPR` chose it at
+    /// run time; `None` for nested regions, value fields and user types.
+    fn field_dtype(&self, index: usize) -> Option<DType> {
+        let _ = self;
+        static_dtype(Self::BUFFERS, index)
+    }
 
     /// The nested arena's layout of field `index`, `None` for other fields.
     fn nested_layout(&self, index: usize) -> Option<Result<Layout, SizeError>> {
@@ -397,6 +406,7 @@ pub trait Arena: Sized {
                 offset,
                 bytes,
                 align,
+                dtype: self.field_dtype(i),
                 nested,
             });
         }
@@ -425,8 +435,9 @@ pub enum Fill {
     Zero,
 }
 
-/// Fills field `i` of `arena`, whose bytes are `piece`: its poison pattern
-/// or, if `zeroed`, zeros; a nested region's own buffers after it.
+/// Fills field `i` of `arena`, whose bytes are `piece`: the poison pattern
+/// of its dtype (`0xA5` for a user type or a region) or, if `zeroed`, zeros;
+/// a nested region's own buffers after it.
 pub(crate) fn fill_field<A: Arena, M: Memory>(
     arena: &A,
     i: usize,
@@ -435,7 +446,7 @@ pub(crate) fn fill_field<A: Arena, M: Memory>(
 ) -> Result<(), CarveError> {
     let info = &A::BUFFERS[i];
     let pattern: &[u8] = match fill {
-        Fill::Poison => carve::poison_pattern(info.dtype),
+        Fill::Poison => arena.field_dtype(i).map_or(&[0xA5], DType::poison),
         Fill::Zero if info.zeroed => &[0],
         Fill::Zero => &[],
     };
@@ -470,6 +481,31 @@ fn plan_items<A: Arena>(arena: &A) -> Vec<plan::Item> {
             }
         })
         .collect()
+}
+
+/// The built-in dtype of field `index` of `buffers` where it is static:
+/// `None` for a dtype chosen at run time (the instance knows it), a user
+/// type, a nested region or a value field.
+#[doc(hidden)]
+pub const fn static_dtype(buffers: &[BufferInfo], index: usize) -> Option<DType> {
+    if index >= buffers.len() {
+        return None;
+    }
+    let info = &buffers[index];
+    match info.kind {
+        FieldKind::Buffer if !info.dyn_dtype => DType::from_name(info.dtype),
+        _ => None,
+    }
+}
+
+/// The bytes of one element of field `index` of `arena`: its dtype's where
+/// chosen at run time, else the static element's (1 for a region).
+pub(crate) fn elem_bytes<A: Arena>(arena: &A, index: usize) -> usize {
+    let info = &A::BUFFERS[index];
+    match (info.dyn_dtype, arena.field_dtype(index)) {
+        (true, Some(d)) => d.bytes(),
+        _ => info.elem_bytes,
+    }
 }
 
 /// The larger of `align` and every buffer's element alignment.

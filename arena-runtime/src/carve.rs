@@ -266,6 +266,23 @@ impl<'a, M: Memory, A: crate::Arena> FieldCarver<'a, M, A> {
         self.carver.step_named::<T>(field, align, reserved, step)
     }
 
+    /// The view of field `index`, a buffer whose element type `dtype` (the
+    /// step's) was chosen at run time: as [`FieldCarver::view`], its length
+    /// and alignment checked for `dtype`.
+    #[inline(always)]
+    pub fn dyn_view(
+        &mut self,
+        index: usize,
+        dtype: crate::DType,
+    ) -> Result<crate::DynView<'a, M>, StepError> {
+        let reserved = self.reserved.field_bytes(index);
+        let step = self.step.field_bytes(index);
+        let (field, align) = Self::field(index);
+        let piece = self.carver.take_bytes(field, reserved, align)?;
+        let piece = step_piece::<M>(self.carver.arena, field, piece, reserved, step)?;
+        Ok(crate::DynView::new(self.carver.arena, field, dtype, piece)?)
+    }
+
     /// The name and alignment of field `index`, as [`Carver::of`] has them
     /// for `A`, read from `A`'s constants: with the index a literal of the
     /// generated code, both are constants too.
@@ -330,6 +347,22 @@ impl<'a, M: Memory, A: crate::Arena> Alternatives<'a, M, A> {
         let step = self.step.field_bytes(index);
         let piece = step_piece::<M>(A::NAME, field, piece, reserved, step)?;
         Ok(cast::<M, T>(A::NAME, field, piece)?)
+    }
+
+    /// The view of alternative `index`, a buffer whose element type `dtype`
+    /// (the step's) was chosen at run time.
+    #[inline]
+    pub fn dyn_view(
+        &mut self,
+        index: usize,
+        dtype: crate::DType,
+    ) -> Result<crate::DynView<'_, M>, StepError> {
+        let field = Self::name(index);
+        let reserved = self.reserved.field_bytes(index);
+        let piece = alternative::<M>(A::NAME, field, &mut self.region, reserved)?;
+        let step = self.step.field_bytes(index);
+        let piece = step_piece::<M>(A::NAME, field, piece, reserved, step)?;
+        Ok(crate::DynView::new(A::NAME, field, dtype, piece)?)
     }
 
     /// The views of alternative `index`, the nested arena whose reserved and
@@ -466,22 +499,6 @@ pub fn alternative<'b, M: Memory>(
         });
     }
     Ok(M::split_at(M::reborrow(region), bytes).0)
-}
-
-/// The bytes a buffer is filled with when its first phase begins in poison
-/// mode: NaN for a float dtype (FP8 and the E8M0 scale included), `0xA5`
-/// otherwise (FP4 has no NaN).
-pub const fn poison_pattern(dtype: &str) -> &'static [u8] {
-    match dtype.as_bytes() {
-        b"f32" => &[0x00, 0x00, 0xC0, 0x7F],
-        b"f64" => &[0, 0, 0, 0, 0, 0, 0xF8, 0x7F],
-        b"bf16" => &[0xC0, 0x7F],
-        b"f16" => &[0x00, 0x7E],
-        b"f8e4m3" => &[0x7F],
-        b"f8e5m2" => &[0x7E],
-        b"e8m0" => &[0xFF],
-        _ => &[0xA5],
-    }
 }
 
 #[cfg(test)]

@@ -101,6 +101,43 @@ impl DType {
         }
     }
 
+    /// The largest alignment of any dtype's element (`u64`, `i64`, `f64`):
+    /// where a buffer whose dtype is chosen at run time starts, so that its
+    /// view in whichever dtype is aligned.
+    pub const MAX_ALIGN: usize = 8;
+
+    /// The dtype the derive's own spelling names (`"bf16"`, `"f8e4m3"`,
+    /// ...), as [`DType::name`] gives it; `None` for any other text. For
+    /// the Hugging Face and PyTorch spellings, parse with [`FromStr`].
+    pub const fn from_name(name: &str) -> Option<DType> {
+        let mut i = 0;
+        while i < DType::ALL.len() {
+            let d = DType::ALL[i];
+            if eq(d.name().as_bytes(), name.as_bytes()) {
+                return Some(d);
+            }
+            i += 1;
+        }
+        None
+    }
+
+    /// The bytes a buffer of this dtype is filled with in poison mode,
+    /// repeated: a quiet NaN for the float formats that have one (bf16, f16,
+    /// f32, f64, both FP8 formats, the E8M0 scale), `0xA5` for integers and
+    /// FP4 (which has no NaN). Little-endian, as the GPU reads them.
+    pub const fn poison(self) -> &'static [u8] {
+        match self {
+            DType::F32 => &[0x00, 0x00, 0xC0, 0x7F],
+            DType::F64 => &[0, 0, 0, 0, 0, 0, 0xF8, 0x7F],
+            DType::BF16 => &[0xC0, 0x7F],
+            DType::F16 => &[0x00, 0x7E],
+            DType::F8E4M3 => &[0x7F],
+            DType::F8E5M2 => &[0x7E],
+            DType::E8M0 => &[0xFF],
+            _ => &[0xA5],
+        }
+    }
+
     /// A floating-point format (FP8, FP4 and the E8M0 scale included), not
     /// an integer.
     pub const fn is_float(self) -> bool {
@@ -116,6 +153,21 @@ impl DType {
                 | DType::I64
         )
     }
+}
+
+/// Byte-wise equality, usable in a `const fn`.
+const fn eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
 impl fmt::Display for DType {

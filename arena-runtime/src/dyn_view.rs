@@ -1,5 +1,6 @@
-//! The view of a buffer whose element type is chosen at run time: its bytes
-//! and its [`DType`], taken as a typed view once the type asked for is the
+//! Buffers whose element type is chosen at run time (`dtype = EXPR`): the
+//! sized field, [`DynBytes`] (its bytes and its [`DType`]), and its view,
+//! [`DynView`], taken as a typed view once the type asked for is the
 //! buffer's, with no unsafe code and no alignment failure.
 
 use core::fmt;
@@ -7,6 +8,40 @@ use core::fmt;
 use crate::carve::{Host, Memory, cast};
 use crate::dtype::{DType, Elem};
 use crate::error::CarveError;
+
+/// The size of a buffer whose element type is chosen at run time: the type
+/// of a field declared with `dtype = EXPR` (an expression of type
+/// [`DType`]), where a field of a static dtype is a `usize`.
+///
+/// The derive fills both when it sizes the arena; the views of such a
+/// field are [`DynView`]s.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct DynBytes {
+    /// Bytes of the buffer: a whole number of `dtype` elements.
+    pub bytes: usize,
+    /// The element type the buffer was sized with.
+    pub dtype: DType,
+}
+
+impl DynBytes {
+    /// `bytes` bytes of `dtype` elements.
+    #[inline]
+    pub const fn new(bytes: usize, dtype: DType) -> Self {
+        DynBytes { bytes, dtype }
+    }
+
+    /// Elements in the buffer (`bytes / dtype.bytes()`).
+    #[inline]
+    pub const fn len(&self) -> usize {
+        self.bytes / self.dtype.bytes()
+    }
+
+    /// Whether the buffer holds no element.
+    #[inline]
+    pub const fn is_empty(&self) -> bool {
+        self.bytes == 0
+    }
+}
 
 /// A buffer of a [`DType`] chosen at run time, on the host (`M = Host`) or a
 /// device: [`DynView::typed`] gives its typed view (`&mut [bf16]`,

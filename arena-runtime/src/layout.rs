@@ -71,6 +71,10 @@ pub struct Placement {
     pub bytes: usize,
     /// Alignment of the offset.
     pub align: usize,
+    /// The buffer's built-in element type, static or chosen at run time
+    /// (`dtype = EXPR`: the one it was sized with); `None` for a nested
+    /// region or a user element type.
+    pub dtype: Option<crate::DType>,
     /// The nested arena's own layout, relative to `offset`.
     pub nested: Option<Box<Layout>>,
 }
@@ -126,9 +130,9 @@ impl Layout {
     /// ```
     /// # use arena_runtime::{Layout, Placement};
     /// let inner = Layout { arena: "I", one_of: false, slab_bytes: 64, placements: vec![
-    ///     Placement { name: "o_indptr", offset: 32, bytes: 32, align: 16, nested: None }] };
+    ///     Placement { name: "o_indptr", offset: 32, bytes: 32, align: 16, dtype: None, nested: None }] };
     /// let outer = Layout { arena: "O", one_of: false, slab_bytes: 320, placements: vec![
-    ///     Placement { name: "indptr", offset: 256, bytes: 64, align: 256, nested: Some(Box::new(inner)) }] };
+    ///     Placement { name: "indptr", offset: 256, bytes: 64, align: 256, dtype: None, nested: Some(Box::new(inner)) }] };
     /// assert_eq!(outer.offset_of("indptr"), Some(256));
     /// assert_eq!(outer.offset_of("indptr.o_indptr"), Some(288));
     /// assert_eq!(outer.offset_of("o_indptr"), None);

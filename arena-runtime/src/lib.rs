@@ -26,7 +26,7 @@ pub use arena::Fill;
 pub use arena::{Arena, Carving, Region, region_align};
 pub use carve::{Carver, Host, Memory};
 pub use dtype::{DType, Elem, UnknownDType};
-pub use dyn_view::{DTypeError, DynView};
+pub use dyn_view::{DTypeError, DynBytes, DynView};
 pub use error::{CarveError, Fault, SizeError, StepError};
 pub use host::{GUARD_BYTE, GuardError, HostSlab};
 #[doc(hidden)]

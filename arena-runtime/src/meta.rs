@@ -22,8 +22,16 @@ pub struct BufferInfo {
     pub doc: &'static str,
     /// The size formula as written (for `shape =`: the product spelled out).
     pub formula: &'static str,
-    /// The element type's name (`bf16`, `f32`, `u8`, a user type, ...).
+    /// The element type's name (`bf16`, `f32`, `u8`, a user type, ...); for
+    /// a dtype chosen at run time ([`BufferInfo::dyn_dtype`]) the expression
+    /// as written (`act`, `cfg.dtype`): the instance's
+    /// [`Arena::field_dtype`](crate::Arena::field_dtype) is the dtype.
     pub dtype: &'static str,
+    /// Whether the element type is chosen at run time (`dtype = EXPR`, a
+    /// field of type [`DynBytes`](crate::DynBytes)): `elem_bytes` is then 1
+    /// and the buffer starts at [`DType::MAX_ALIGN`](crate::DType::MAX_ALIGN)
+    /// or more, whatever the dtype.
+    pub dyn_dtype: bool,
     /// Bytes of one element.
     pub elem_bytes: usize,
     /// Alignment of one element.
@@ -68,6 +76,7 @@ impl BufferInfo {
             doc,
             formula,
             dtype,
+            dyn_dtype: false,
             elem_bytes: core::mem::size_of::<T>(),
             elem_align: core::mem::align_of::<T>(),
             align: core::mem::align_of::<T>(),
@@ -80,6 +89,23 @@ impl BufferInfo {
             zeroed: false,
             nested: None,
             live: None,
+        }
+    }
+
+    /// A buffer whose element type is chosen at run time by the expression
+    /// `dtype` (as written), counted in the total, with no gate.
+    pub const fn dyn_buffer(
+        name: &'static str,
+        doc: &'static str,
+        formula: &'static str,
+        dtype: &'static str,
+    ) -> Self {
+        BufferInfo {
+            dyn_dtype: true,
+            elem_bytes: 1,
+            elem_align: crate::DType::MAX_ALIGN,
+            align: crate::DType::MAX_ALIGN,
+            ..Self::buffer::<u8>(name, doc, formula, dtype)
         }
     }
 

@@ -2,7 +2,7 @@
 //! planned), every phase checked once when the views are taken, then one
 //! phase's pieces at a time.
 
-use crate::arena::fill_field;
+use crate::arena::{elem_bytes, fill_field};
 use crate::carve::{Carver, Memory, cast, step_fits};
 use crate::error::{CarveError, SizeError, StepError};
 use crate::host::{GUARD_BYTE, GuardLog};
@@ -51,18 +51,21 @@ impl<'a, M: Memory, A: Arena, const N: usize> Phased<'a, M, A, N> {
             let info = Table::<A, N>::INFOS[k];
             let (name, bytes) = (info.name, reserved_bytes[k]);
             let step_bytes = step.field_bytes(index[k]);
+            // The reservation in its dtype, the step in its own (a dtype
+            // chosen at run time may differ between them).
+            let elems = [
+                (bytes, elem_bytes(reserved, index[k])),
+                (step_bytes, elem_bytes(step, index[k])),
+            ];
             if info.kind == FieldKind::Buffer
-                && info.elem_bytes > 1
-                && let Some(&odd) = [bytes, step_bytes]
-                    .iter()
-                    .find(|&&b| b % info.elem_bytes != 0)
+                && let Some(&(odd, elem)) = elems.iter().find(|&&(b, e)| e > 1 && b % e != 0)
             {
                 return Err(StepError::Carve(CarveError::Size(
                     SizeError::NotWholeElements {
                         arena: A::NAME,
                         field: name,
                         bytes: odd,
-                        elem_bytes: info.elem_bytes,
+                        elem_bytes: elem,
                     },
                 )));
             }
@@ -139,10 +142,17 @@ impl<'a, M: Memory, A: Arena, const N: usize> Phased<'a, M, A, N> {
             };
             let mut piece = M::split_at(piece, len).0;
             if let (Some(poison), true) = (fill, first == phase) {
+                // A buffer is filled as its step's dtype (chosen at run
+                // time, it may differ from the reservation's); a nested
+                // region as its reservation is laid out.
+                let by = match info.kind {
+                    FieldKind::Nested => self.reserved,
+                    _ => self.step,
+                };
                 if poison {
-                    fill_field::<A, M>(self.reserved, index[k], &mut piece, Fill::Poison)?;
+                    fill_field::<A, M>(by, index[k], &mut piece, Fill::Poison)?;
                 }
-                fill_field::<A, M>(self.reserved, index[k], &mut piece, Fill::Zero)?;
+                fill_field::<A, M>(by, index[k], &mut piece, Fill::Zero)?;
             }
             if guard > 0 && reserved > 0 {
                 // The band after the reservation: no buffer live in this
@@ -244,6 +254,16 @@ impl<'b, M: Memory, A: Arena, const N: usize> PhasePieces<'b, M, A, N> {
     pub fn view<T: bytemuck::Pod>(&mut self, k: usize) -> M::Slice<'b, T> {
         let piece = self.take(k);
         cast::<M, T>(A::NAME, Table::<A, N>::INFOS[k].name, piece)
+            .expect("checked when the slab was carved")
+    }
+
+    /// The view of carved field `k`, a buffer whose element type `dtype`
+    /// (the step's) was chosen at run time.
+    #[inline]
+    #[track_caller]
+    pub fn dyn_view(&mut self, k: usize, dtype: crate::DType) -> crate::DynView<'b, M> {
+        let piece = self.take(k);
+        crate::DynView::new(A::NAME, Table::<A, N>::INFOS[k].name, dtype, piece)
             .expect("checked when the slab was carved")
     }
 

@@ -13,6 +13,7 @@ pub use crate::carve::{Alternatives, Carver, FieldCarver, alternative, cast, ste
 pub use crate::layout::slab;
 pub use crate::levers::{bool_lever, parsed_lever};
 pub use crate::phased::{PhasePieces, Phased};
+pub use crate::arena::static_dtype;
 pub use crate::{Fill, SlabRef};
 pub use std::result::Result;
 pub use std::vec::Vec;

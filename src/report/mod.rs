@@ -122,6 +122,11 @@ impl Report {
             .iter()
             .enumerate()
             .map(|(i, info)| {
+                // A dtype chosen at run time: the one the arena was sized with.
+                let elem = match (info.dyn_dtype, x.field_dtype(i)) {
+                    (true, Some(d)) => d.name(),
+                    _ => info.dtype,
+                };
                 let (dtype, shape) = match info.kind {
                     FieldKind::Nested => (
                         info.nested.unwrap_or("-").to_owned(),
@@ -129,10 +134,10 @@ impl Report {
                     ),
                     FieldKind::Value => ("-".to_owned(), "-".to_owned()),
                     FieldKind::Buffer if info.shape.is_empty() => {
-                        (info.dtype.to_owned(), "-".to_owned())
+                        (elem.to_owned(), "-".to_owned())
                     }
                     FieldKind::Buffer => (
-                        info.dtype.to_owned(),
+                        elem.to_owned(),
                         format!("[{}]", info.shape.join(", ")),
                     ),
                 };
