@@ -83,6 +83,10 @@ pub enum DType {
     Builtin(Ident, TokenStream),
     /// A user type (`bytemuck::Pod`).
     Path(syn::Path),
+    /// An element type chosen at run time: an expression of type
+    /// `arena::DType` over the parameters and lets (`act`, `cfg.dtype`,
+    /// `cfg.act_dtype()`, `DType::BF16`); the field has type `DynBytes`.
+    Runtime(Formula),
 }
 
 impl DType {
@@ -94,6 +98,7 @@ impl DType {
         match self {
             DType::Builtin(_, t) => t.clone(),
             DType::Path(p) => self.place(quote::quote!(#p)),
+            DType::Runtime(_) => quote::quote!(u8),
         }
     }
 
@@ -102,7 +107,7 @@ impl DType {
     /// built-in name.
     pub fn place(&self, tokens: TokenStream) -> TokenStream {
         match self {
-            DType::Builtin(..) => tokens,
+            DType::Builtin(..) | DType::Runtime(_) => tokens,
             DType::Path(p) => {
                 let at = Span::call_site().located_at(syn::spanned::Spanned::span(p));
                 respan(tokens, at)
@@ -113,6 +118,15 @@ impl DType {
         match self {
             DType::Builtin(i, _) => i.to_string(),
             DType::Path(p) => quote::quote!(#p).to_string().replace(' ', ""),
+            DType::Runtime(f) => f.text.clone(),
+        }
+    }
+
+    /// The expression of a dtype chosen at run time.
+    pub fn runtime(&self) -> Option<&Formula> {
+        match self {
+            DType::Runtime(f) => Some(f),
+            _ => None,
         }
     }
 
@@ -558,13 +572,31 @@ fn skip_value(input: ParseStream) -> syn::Result<()> {
     formula_tokens(input).map(drop)
 }
 
-fn dtype(input: ParseStream) -> syn::Result<DType> {
-    let path: syn::Path = input.parse().map_err(|e| {
-        syn::Error::new(
-            e.span(),
-            "`dtype` takes an element type: bf16, f16, f32, f64, f8e4m3, f8e5m2, f4e2m1x2, e8m0, i8, u8, i16, u16, i32, u32, i64, u64, or a path to a `bytemuck::Pod` type",
-        )
-    })?;
+/// `dtype = ...`: a built-in name, a path to a user type, or an expression
+/// of type `arena::DType` (a dtype chosen at run time). A single name that
+/// is a parameter or a let, and a path ending in `DType::VARIANT`, are
+/// expressions too; the model decides the first ([`DType::Path`] until then).
+fn dtype(input: ParseStream, key: &Ident) -> syn::Result<DType> {
+    let fork = input.fork();
+    let path = match fork.parse::<syn::Path>() {
+        Ok(p) if fork.is_empty() || fork.peek(Token![,]) => {
+            input.advance_to(&fork);
+            p
+        }
+        _ => {
+            return formula(input, key).map(DType::Runtime).map_err(|e| {
+                syn::Error::new(
+                    e.span(),
+                    format!("`dtype` takes an element type (bf16, f16, f32, f64, f8e4m3, f8e5m2, f4e2m1x2, e8m0, i8, u8, i16, u16, i32, u32, i64, u64, or a path to a `bytemuck::Pod` type) or an expression of type `arena::DType`: {e}"),
+                )
+            });
+        }
+    };
+    let n = path.segments.len();
+    if n >= 2 && path.segments[n - 2].ident == "DType" {
+        let tokens = quote::quote!(#path);
+        return Formula::from_tokens(tokens, key.span()).map(DType::Runtime);
+    }
     if let Some(id) = path.get_ident() {
         let name = id.to_string();
         let rust = match name.as_str() {
@@ -671,10 +703,10 @@ pub fn parse_field_attrs(attrs: &[Attribute], errs: &mut Errors) -> FieldAttrs {
                     }
                     out.shape.set(&key, dims, errs);
                 }
-                // dtype = bf16 | path::To::Pod
+                // dtype = bf16 | path::To::Pod | EXPR (an arena::DType)
                 "dtype" => {
                     input.parse::<Token![=]>()?;
-                    let d = dtype(input)?;
+                    let d = dtype(input, &key)?;
                     out.dtype.set(&key, d, errs);
                 }
                 // lever = NAME | lever = "NAME"

@@ -27,6 +27,8 @@ enum Ctx {
     Cond,
     Num,
     Any,
+    /// `dtype = NAME`: an element type chosen at run time.
+    DType,
 }
 
 /// The type a let takes.
@@ -40,6 +42,8 @@ pub enum LetType {
     Num,
     /// Used both ways (reported): left as plain Rust, so no use errs again.
     Conflict,
+    /// An `arena::DType`, from a use as `dtype = NAME`.
+    DType,
 }
 
 /// The type of each let.
@@ -144,11 +148,13 @@ pub fn let_types(m: &Model, errs: &mut Errors) -> Vec<LetType> {
             syn_of[i] = Some(t);
         }
     }
+    // Lets of plain Rust take their type from their uses; so does a let of
+    // any other value that is used as a dtype (`let act = dtype`).
     let rust_let = |n: &str| {
         index
             .get(n)
             .copied()
-            .filter(|&i| syn_of[i] == Some(Syn::Rust))
+            .filter(|&i| matches!(syn_of[i], Some(Syn::Rust | Syn::Other)))
     };
     // Every use of a Rust-valued let: (let, how, where).
     let mut uses: Vec<(usize, Ctx, String)> = Vec::new();
@@ -185,6 +191,9 @@ pub fn let_types(m: &Model, errs: &mut Errors) -> Vec<LetType> {
         }
         if let Some(u) = a.unless.get() {
             walk_formula(u, Ctx::Cond, &format!("`unless` of `{name}`"), &mut uses);
+        }
+        if let Some(d) = a.dtype.get().and_then(crate::attr::DType::runtime) {
+            walk_formula(d, Ctx::DType, &format!("`dtype` of `{name}`"), &mut uses);
         }
         if let Some(t) = a.trim.get()
             && let Some(i) = rust_let(&t.to_string())
@@ -231,23 +240,49 @@ pub fn let_types(m: &Model, errs: &mut Errors) -> Vec<LetType> {
     }
     let mut out = vec![LetType::Own; lets.len()];
     for (i, l) in lets.iter().enumerate() {
+        let find = |ctx: Ctx| uses.iter().find(|(j, c, _)| *j == i && *c == ctx);
+        let dtype = find(Ctx::DType);
+        if syn_of[i] == Some(Syn::Other) {
+            if dtype.is_some() {
+                out[i] = LetType::DType;
+            }
+            continue;
+        }
         if syn_of[i] != Some(Syn::Rust) {
             continue;
         }
-        let cond = uses.iter().find(|(j, c, _)| *j == i && *c == Ctx::Cond);
-        let num = uses.iter().find(|(j, c, _)| *j == i && *c == Ctx::Num);
-        out[i] = match (cond, num) {
-            (Some((_, _, c)), Some((_, _, n))) => {
+        let (cond, num) = (find(Ctx::Cond), find(Ctx::Num));
+        let both = |a: &str, b: &str| {
+            format!(
+                "`let {}` is plain Rust code used both as {a} and as {b}; a let has one type: declare one let for each use",
+                l.name
+            )
+        };
+        out[i] = match (dtype, cond, num) {
+            (Some((_, _, d)), Some((_, _, o)), _) | (Some((_, _, d)), None, Some((_, _, o))) => {
+                let what = if cond.is_some() {
+                    "a condition"
+                } else {
+                    "a number"
+                };
                 errs.at(
                     l.name.span(),
-                    format!(
-                        "`let {}` is plain Rust code used both as a condition (in {c}) and as a number (in {n}); a let has one type: declare one let for each use",
-                        l.name
+                    both(&format!("a dtype (in {d})"), &format!("{what} (in {o})")),
+                );
+                LetType::Conflict
+            }
+            (Some(_), None, None) => LetType::DType,
+            (None, Some((_, _, c)), Some((_, _, n))) => {
+                errs.at(
+                    l.name.span(),
+                    both(
+                        &format!("a condition (in {c})"),
+                        &format!("a number (in {n})"),
                     ),
                 );
                 LetType::Conflict
             }
-            (Some(_), None) => LetType::Cond,
+            (None, Some(_), None) => LetType::Cond,
             _ => LetType::Num,
         };
     }

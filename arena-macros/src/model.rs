@@ -137,7 +137,9 @@ pub fn build<'a>(input: &'a DeriveInput, errs: &mut Errors) -> Option<Model<'a>>
         })
         .collect();
     let mut attrs = attrs;
+    let mut fields = fields;
     implicit_levers(&mut attrs, &fields, errs);
+    runtime_dtypes(&attrs, &mut fields);
     let align = attrs.align.map_or(256, |(v, _)| v);
     let mut model = Model {
         input,
@@ -264,6 +266,47 @@ fn implicit_levers(attrs: &mut StructAttrs, fields: &[Field], errs: &mut Errors)
     }
 }
 
+/// `dtype = NAME` where `NAME` is a name of the struct (a parameter, a let,
+/// a lever, a field) reads that name: an element type chosen at run time,
+/// not a type named `NAME`.
+fn runtime_dtypes(attrs: &StructAttrs, fields: &mut [Field]) {
+    let mut names: Vec<String> = Vec::new();
+    for p in attrs.params.iter().flat_map(|(_, p)| p) {
+        names.push(p.name.to_string());
+        names.extend(p.short.as_ref().map(ToString::to_string));
+    }
+    names.extend(attrs.lets.iter().map(|l| l.name.to_string()));
+    names.extend(attrs.levers.iter().map(|l| l.name.to_string()));
+    let field_names: Vec<String> = fields.iter().map(|f| f.ident.to_string()).collect();
+    for f in fields {
+        let Some(DType::Path(p)) = &f.attrs.dtype.value else {
+            continue;
+        };
+        let Some(id) = p.get_ident() else {
+            continue;
+        };
+        let text = id.to_string();
+        if !names.contains(&text) && !field_names.contains(&text) {
+            continue;
+        }
+        if let Ok(formula) = Formula::from_tokens(quote::quote!(#id), id.span()) {
+            f.attrs.dtype.value = Some(DType::Runtime(formula));
+        }
+    }
+}
+
+/// Whether a field's type is spelled `DynBytes` (any path ending in it).
+pub fn is_dyn_bytes(ty: &syn::Type) -> bool {
+    let syn::Type::Path(p) = ty else {
+        return false;
+    };
+    p.qself.is_none()
+        && p.path
+            .segments
+            .last()
+            .is_some_and(|seg| seg.ident == "DynBytes" && seg.arguments.is_none())
+}
+
 fn check_params(m: &Model, errs: &mut Errors) {
     let mut seen_default = false;
     for p in m.params() {
@@ -374,6 +417,25 @@ fn check_field(m: &Model, f: &Field, errs: &mut Errors) {
             "a nested region takes its element types from its own arena: remove `dtype`",
         );
     }
+    let buffer = a.value.get().is_none() && a.nested.get().is_none();
+    match (a.dtype.get().and_then(DType::runtime), is_dyn_bytes(f.ty)) {
+        (Some(d), false) if buffer => errs.at(
+            syn::spanned::Spanned::span(f.ty),
+            format!(
+                "field `{}` has a dtype chosen at run time (`dtype = {}`): give it type `arena::DynBytes`, which holds its bytes and its dtype",
+                f.name(),
+                d.text
+            ),
+        ),
+        (None, true) if buffer => errs.at(
+            syn::spanned::Spanned::span(f.ty),
+            format!(
+                "`arena::DynBytes` is the type of a buffer whose dtype is chosen at run time: give field `{}` `dtype = EXPR`, an expression of type `arena::DType` (such as a parameter), or type `usize` for a static dtype",
+                f.name()
+            ),
+        ),
+        _ => {}
+    }
     if a.value.get().is_some() {
         let buffer_only = [
             ("dtype", key_span(&a.dtype)),
@@ -483,6 +545,7 @@ fn field_formulas<'f>(m: &'f Model, f: &'f Field) -> Vec<&'f Formula> {
     out.extend(a.value.get());
     out.extend(a.when.get());
     out.extend(a.unless.get());
+    out.extend(a.dtype.get().and_then(DType::runtime));
     if a.value.get().is_none() {
         out.extend(m.attrs.when.as_ref());
     }

@@ -9,11 +9,11 @@ pub mod formula {
     pub use crate::arith::str_eq;
     pub use crate::checked::{Checked, ceil16, clamp, div_ceil, int, max, min, n, round_up, wide};
 }
+pub use crate::arena::static_dtype;
 pub use crate::carve::{Alternatives, Carver, FieldCarver, alternative, cast, step_piece};
 pub use crate::layout::slab;
 pub use crate::levers::{bool_lever, parsed_lever};
 pub use crate::phased::{PhasePieces, Phased};
-pub use crate::arena::static_dtype;
 pub use crate::{Fill, SlabRef};
 pub use std::result::Result;
 pub use std::vec::Vec;

@@ -133,13 +133,8 @@ impl Report {
                         "(sub-layout)".to_owned(),
                     ),
                     FieldKind::Value => ("-".to_owned(), "-".to_owned()),
-                    FieldKind::Buffer if info.shape.is_empty() => {
-                        (elem.to_owned(), "-".to_owned())
-                    }
-                    FieldKind::Buffer => (
-                        elem.to_owned(),
-                        format!("[{}]", info.shape.join(", ")),
-                    ),
+                    FieldKind::Buffer if info.shape.is_empty() => (elem.to_owned(), "-".to_owned()),
+                    FieldKind::Buffer => (elem.to_owned(), format!("[{}]", info.shape.join(", "))),
                 };
                 let carved = info.is_carved();
                 Row {

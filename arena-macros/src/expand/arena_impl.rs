@@ -9,7 +9,7 @@ use crate::model::{self, Model, Role};
 
 use super::docs::formula_text;
 use super::shapes::shapes_ident;
-use super::sizing::Gen;
+use super::sizing::{Gen, is_dyn};
 use super::views::{carve_body, phased_carve, phases_ident, views_ident};
 use super::{carved_fields, inner_type, rt};
 
@@ -31,6 +31,10 @@ pub(super) fn arena_impl(m: &Model, g: &Gen) -> TokenStream {
                 quote!(::arena::BufferInfo::region(#n, #doc, #formula, #short, <#it as ::arena::Arena>::REGION_ALIGN))
             }
             Some(Role::Value(_)) => quote!(::arena::BufferInfo::value(#n, #doc, #formula)),
+            _ if is_dyn(f) => {
+                let dtype = f.attrs.dtype.get().map_or(String::new(), DType::name);
+                quote!(::arena::BufferInfo::dyn_buffer(#n, #doc, #formula, #dtype))
+            }
             _ => {
                 let d = f.attrs.dtype.get();
                 let elem = d.map_or(quote!(u8), DType::rust);
@@ -95,6 +99,7 @@ pub(super) fn arena_impl(m: &Model, g: &Gen) -> TokenStream {
                 quote!(#n: ::arena::Region::new(0, <#it as ::arena::Arena>::empty()))
             }
             Some(Role::Value(_)) => quote!(#n: ::core::default::Default::default()),
+            _ if is_dyn(f) => quote!(#n: ::arena::DynBytes::new(0, ::arena::DType::U8)),
             _ => quote!(#n: 0),
         }
     });
@@ -105,7 +110,38 @@ pub(super) fn arena_impl(m: &Model, g: &Gen) -> TokenStream {
         match model::role(f) {
             Some(Role::Nested { .. }) => quote!(#i => self.#n.bytes,),
             Some(Role::Value(_)) if is_bool => quote!(#i => usize::from(self.#n),),
+            _ if is_dyn(f) => quote!(#i => self.#n.bytes,),
             _ => quote!(#i => self.#n,),
+        }
+    });
+    // The buffers whose dtype is chosen at run time tell it; the others'
+    // is in `BUFFERS`.
+    let dtype_arms: Vec<_> = m
+        .fields
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| {
+            is_dyn(f)
+                && !matches!(
+                    model::role(f),
+                    Some(Role::Value(_)) | Some(Role::Nested { .. }) | None
+                )
+        })
+        .map(|(i, f)| {
+            let n = &f.ident;
+            let i = proc_macro2::Literal::usize_unsuffixed(i);
+            quote!(#i => ::core::option::Option::Some(self.#n.dtype),)
+        })
+        .collect();
+    let dtype_item = (!dtype_arms.is_empty()).then(|| {
+        quote! {
+            #[inline]
+            fn field_dtype(&self, index: usize) -> ::core::option::Option<::arena::DType> {
+                match index {
+                    #(#dtype_arms)*
+                    _ => #rt::static_dtype(Self::BUFFERS, index),
+                }
+            }
         }
     });
     // The nested fields, by index: their layout and their fills.
@@ -244,6 +280,8 @@ pub(super) fn arena_impl(m: &Model, g: &Gen) -> TokenStream {
                 }
             }
 
+            #dtype_item
+
             #nested_item
 
             #[inline]
@@ -264,6 +302,7 @@ fn slab_bytes_body(m: &Model) -> TokenStream {
         let n = &f.ident;
         match model::role(f) {
             Some(Role::Nested { .. }) => quote!(self.#n.bytes),
+            _ if is_dyn(f) => quote!(self.#n.bytes),
             _ => quote!(self.#n),
         }
     });

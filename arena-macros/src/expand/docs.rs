@@ -23,6 +23,8 @@ pub(super) fn shape_text(f: &Field) -> String {
         })
         .collect();
     let elem = match f.attrs.dtype.get() {
+        Some(crate::attr::DType::Runtime(d)) if is_compound(d) => format!("({}).bytes()", d.text),
+        Some(crate::attr::DType::Runtime(d)) => format!("{}.bytes()", d.text),
         Some(d) => match d.elem_bytes() {
             Some(e) => e.to_string(),
             None => format!("size_of::<{}>()", d.name()),

@@ -75,6 +75,11 @@ fn on_ident(f: &Field) -> Ident {
     local(&format!("{}_on", f.name()))
 }
 
+/// The dtype of a buffer whose element type is chosen at run time.
+pub(super) fn dtype_ident(f: &Field) -> Ident {
+    local(&format!("{}_dtype", f.name()))
+}
+
 /// A nested field's arena.
 fn inner_ident(f: &Field) -> Ident {
     local(&format!("{}_inner", f.name()))
@@ -119,6 +124,7 @@ fn all_formulas<'m>(m: &'m Model) -> impl Iterator<Item = &'m Formula> {
                 .chain(a.value.get())
                 .chain(a.when.get())
                 .chain(a.unless.get())
+                .chain(a.dtype.get().and_then(crate::attr::DType::runtime))
         }))
 }
 
@@ -288,6 +294,20 @@ impl<'m, 'a> Gen<'m, 'a> {
                     let how = match self.let_types.get(i) {
                         Some(LetType::Cond) => How::Bool,
                         Some(LetType::Num) => How::Int,
+                        Some(LetType::DType) => {
+                            let code = self.dtype_code(&l.formula, &l.name.to_string());
+                            let n = &l.name;
+                            out.extend(quote!(let #n: ::arena::DType = #code;));
+                            self.scope.names.insert(
+                                n.to_string(),
+                                Binding {
+                                    ty: Ty::Opaque,
+                                    local: n.clone(),
+                                    what: format!("let `{n}`, an `arena::DType`"),
+                                },
+                            );
+                            continue;
+                        }
                         Some(LetType::Conflict) => {
                             self.bind(&l.name, Ty::Ext, "let");
                             continue;
@@ -321,6 +341,10 @@ impl<'m, 'a> Gen<'m, 'a> {
                     let inner = inner_ident(f);
                     quote!(#n: ::arena::Region::new(#n, #inner))
                 }
+                Some(Role::Size(_) | Role::Shape(_)) if is_dyn(f) => {
+                    let dt = dtype_ident(f);
+                    quote!(#n: ::arena::DynBytes::new(#n, #dt))
+                }
                 _ => quote!(#n),
             }
         });
@@ -337,6 +361,14 @@ impl<'m, 'a> Gen<'m, 'a> {
             // A formula whose every value is a multiple of a constant that the
             // element size divides needs no check.
             let factor = formula::factor(&formula.expr);
+            if d.runtime().is_some() {
+                // Every dtype's element divides 8.
+                if !factor.is_multiple_of(8) {
+                    let dt = dtype_ident(f);
+                    out.extend(quote!(#cx.whole_elements(#s, #n, #dt.bytes())?;));
+                }
+                continue;
+            }
             out.extend(match d.elem_bytes() {
                 Some(e) if factor.is_multiple_of(e as u128) => quote!(),
                 Some(e) => quote!(#cx.whole_elements(#s, #n, #e)?;),
@@ -511,6 +543,34 @@ impl<'m, 'a> Gen<'m, 'a> {
         }
     }
 
+    /// The code of a dtype chosen at run time: `f` as plain Rust, which
+    /// rustc checks is an `arena::DType` where it is bound; a number or a
+    /// condition is an error here.
+    fn dtype_code(&mut self, f: &'m Formula, item: &str) -> TokenStream {
+        let Some(l) = self.lower(f, How::Any) else {
+            return quote!(::arena::DType::U8);
+        };
+        if matches!(l.ty, Ty::Int | Ty::Bool | Ty::Str) {
+            let what = match l.ty {
+                Ty::Int => "a number",
+                Ty::Bool => "a condition",
+                _ => "a string",
+            };
+            self.errors.push((
+                f,
+                FError::new(
+                    f.expr.loc,
+                    format!(
+                        "`dtype = {}` is {what}: a dtype chosen at run time is an expression of type `arena::DType`, such as a parameter `dtype: arena::DType` or `DType::BF16`",
+                        f.text
+                    ),
+                ),
+            ));
+            return quote!(::arena::DType::U8);
+        }
+        checked(item, &f.text, l)
+    }
+
     fn field(&mut self, i: usize) -> TokenStream {
         let m = self.m;
         let f = &m.fields[i];
@@ -519,6 +579,15 @@ impl<'m, 'a> Gen<'m, 'a> {
         let Some(role) = model::role(f) else {
             self.bind(n, Ty::Int, "field");
             return quote!();
+        };
+        // A dtype chosen at run time, before the size that reads it.
+        let dtype_line = match f.attrs.dtype.get().and_then(crate::attr::DType::runtime) {
+            Some(d) if matches!(role, Role::Size(_) | Role::Shape(_)) => {
+                let code = self.dtype_code(d, &item);
+                let dt = dtype_ident(f);
+                quote!(let #dt: ::arena::DType = #code;)
+            }
+            _ => quote!(),
         };
         let code = match role {
             Role::Value(v) => {
@@ -537,12 +606,17 @@ impl<'m, 'a> Gen<'m, 'a> {
             }
             Role::Size(s) => {
                 let size = self.eval(s, &item, How::Int).map_or(quote!(0), |(_, c)| c);
-                self.sized(f, size)
+                let sized = self.sized(f, size);
+                quote!(#dtype_line #sized)
             }
             Role::Shape(dims) => {
                 // The element size, then each dimension: `2 * M * h` for a
                 // bf16 `[M, h]`, as the formula text reads.
                 let elem = match f.attrs.dtype.get().map(|d| (d.elem_bytes(), d)) {
+                    Some((_, d)) if d.runtime().is_some() => {
+                        let dt = dtype_ident(f);
+                        quote!(#dt.bytes())
+                    }
                     Some((Some(e), _)) => {
                         let lit = proc_macro2::Literal::usize_unsuffixed(e);
                         quote!(#lit)
@@ -585,7 +659,8 @@ impl<'m, 'a> Gen<'m, 'a> {
                     .collect();
                 let dims =
                     (self.errors.len() == before && dims.len() == dims_len(f)).then_some(dims);
-                self.sized_with_dims(f, size, dims)
+                let sized = self.sized_with_dims(f, size, dims);
+                quote!(#dtype_line #sized)
             }
             Role::Nested { args, size } => {
                 let gate = self.gate(f);
@@ -672,6 +747,11 @@ impl<'m, 'a> Gen<'m, 'a> {
         self.bind(n, Ty::Int, "field");
         code
     }
+}
+
+/// Whether field `f` is a buffer whose dtype is chosen at run time.
+pub(super) fn is_dyn(f: &Field) -> bool {
+    f.attrs.dtype.get().is_some_and(|d| d.runtime().is_some())
 }
 
 /// The type a formula is lowered as.

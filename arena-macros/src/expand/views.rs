@@ -8,6 +8,7 @@ use crate::attr::Field;
 use crate::model::{self, Model, Role};
 
 use super::docs::field_doc;
+use super::sizing::is_dyn;
 use super::{carved_fields, inner_type, rt, view_elem};
 
 pub(super) fn views_ident(m: &Model) -> Ident {
@@ -26,6 +27,7 @@ pub(super) fn carve_body(m: &Model) -> TokenStream {
             let i = proc_macro2::Literal::usize_unsuffixed(i);
             match model::role(f) {
                 Some(Role::Nested { .. }) => quote!(one.nested(#i, &self.#n, &step.#n)?;),
+                _ if is_dyn(f) => quote!(one.dyn_view(#i, step.#n.dtype)?;),
                 _ => {
                     let t = view_elem(f);
                     let call = super::at_dtype(f, quote!(one.view::<#t>(#i)?));
@@ -46,6 +48,7 @@ pub(super) fn carve_body(m: &Model) -> TokenStream {
         let i = proc_macro2::Literal::usize_unsuffixed(i);
         match model::role(f) {
             Some(Role::Nested { .. }) => quote!(#n: c.nested(#i, &self.#n, &step.#n)?),
+            _ if is_dyn(f) => quote!(#n: c.dyn_view(#i, step.#n.dtype)?),
             _ => {
                 let t = view_elem(f);
                 let call = super::at_dtype(f, quote!(c.view::<#t>(#i)?));
@@ -154,6 +157,7 @@ fn phased_views(m: &Model) -> TokenStream {
             let k = proc_macro2::Literal::usize_unsuffixed(*k);
             match model::role(f) {
                 Some(Role::Nested { .. }) => quote!(#id: p.nested(#k, &reserved.#id, &step.#id)),
+                _ if is_dyn(f) => quote!(#id: p.dyn_view(#k, step.#id.dtype)),
                 _ => {
                     let t = view_elem(f);
                     let call = super::at_dtype(f, quote!(p.view::<#t>(#k)));
@@ -161,10 +165,15 @@ fn phased_views(m: &Model) -> TokenStream {
                 }
             }
         });
-        let arenas = live
+        let nested = live
             .iter()
-            .any(|(_, f, _)| matches!(model::role(f), Some(Role::Nested { .. })))
-            .then(|| quote!(let (reserved, step) = self.__phased.arenas();));
+            .any(|(_, f, _)| matches!(model::role(f), Some(Role::Nested { .. })));
+        let dynamic = live.iter().any(|(_, f, _)| is_dyn(f));
+        let arenas = match (nested, dynamic) {
+            (true, _) => quote!(let (reserved, step) = self.__phased.arenas();),
+            (false, true) => quote!(let step = self.__phased.arenas().1;),
+            (false, false) => quote!(),
+        };
         let doc = format!(
             "The views of the buffers of [`{ident}`] live in phase `{phase}` (phase {} of {}), from [`{phases_ty}::{phase}`].",
             p + 1,
@@ -231,6 +240,7 @@ fn view_field(f: &Field) -> TokenStream {
             let it = inner_type(f);
             quote!(#[doc = #d] #fvis #n: <#it as ::arena::Arena>::Views<'a, M>)
         }
+        _ if is_dyn(f) => quote!(#[doc = #d] #fvis #n: ::arena::DynView<'a, M>),
         _ => {
             let t = view_elem(f);
             let ty = super::at_dtype(f, quote!(M::Slice<'a, #t>));
@@ -265,6 +275,14 @@ pub(super) fn views(m: &Model) -> TokenStream {
                         }
                     }
                 }
+                _ if is_dyn(f) => quote! {
+                    #[doc = #d]
+                    #[track_caller]
+                    pub fn #n(&mut self) -> ::arena::DynView<'_, M> {
+                        let step = self.__one_of.arenas().1;
+                        self.__one_of.dyn_view(#i, step.#n.dtype).expect("checked when carved")
+                    }
+                },
                 _ => {
                     let t = view_elem(f);
                     let ty = super::at_dtype(f, quote!(M::Slice<'_, #t>));

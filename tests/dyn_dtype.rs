@@ -1,0 +1,353 @@
+//! Element types chosen at run time (`dtype = EXPR`): sizing in the dtype the
+//! engine picked, typed views with no unsafe code, and the same behaviour as
+//! a static dtype with phases, nested and one-of arenas, per-buffer `align`,
+//! guards, poison and step views.
+
+use arena::report::Report;
+use arena::{
+    Arena, CarveError, Carving, DType, DTypeError, DynBytes, HostSlab, Levers, Region, SizeError,
+    StepError, bf16,
+};
+
+/// What an engine reads from config.json when it loads the model.
+pub struct Model {
+    pub hidden: usize,
+    pub dtype: DType,
+}
+
+impl Model {
+    /// The activation dtype: the model's, with FP32 kept for FP32 models.
+    pub fn act_dtype(&self) -> DType {
+        self.dtype
+    }
+}
+
+#[derive(Arena, Debug, Clone)]
+#[arena(params(cfg: &Model, max_tokens: usize as M, act: DType), let h = cfg.hidden)]
+#[arena(let act_out = cfg.act_dtype())]
+pub struct Fwd {
+    /// Hidden states in the activation dtype (a parameter).
+    #[arena(shape = [M, h], dtype = act)]
+    pub hidden: DynBytes,
+    /// The model's own dtype, read from the config.
+    #[arena(shape = [M, 3 * h], dtype = cfg.dtype)]
+    pub qkv: DynBytes,
+    /// Through a method, by a let.
+    #[arena(shape = [M, h], dtype = act_out)]
+    pub out: DynBytes,
+    /// Bytes given by a formula: whole elements of the dtype.
+    #[arena(size = 4 * M + 2, dtype = cfg.act_dtype())]
+    pub odd: DynBytes,
+    /// A constant dtype through `DType::...` is a dtype value too.
+    #[arena(shape = [M], dtype = DType::F32)]
+    pub norms: DynBytes,
+    /// A static dtype beside them.
+    #[arena(shape = [M], dtype = f32)]
+    pub scales: usize,
+}
+
+fn fwd(m: usize, act: DType, model: DType) -> Result<Fwd, SizeError> {
+    let cfg = Model {
+        hidden: 64,
+        dtype: model,
+    };
+    Fwd::try_from_config_with(&Levers::new(), &cfg, m, act)
+}
+
+#[test]
+fn sizes_are_the_product_times_the_dtype_chosen_at_run_time() {
+    let f = fwd(8, DType::F32, DType::BF16).unwrap();
+    assert_eq!(f.hidden, DynBytes::new(8 * 64 * 4, DType::F32));
+    assert_eq!(f.qkv, DynBytes::new(8 * 192 * 2, DType::BF16));
+    assert_eq!(f.out, DynBytes::new(8 * 64 * 2, DType::BF16));
+    assert_eq!(f.odd, DynBytes::new(34, DType::BF16));
+    assert_eq!(f.norms, DynBytes::new(32, DType::F32));
+    assert_eq!(f.scales, 32);
+    assert_eq!((f.hidden.len(), f.odd.len()), (512, 17));
+    // The same formulas in other dtypes.
+    let g = fwd(8, DType::F8E4M3, DType::F16).unwrap();
+    assert_eq!((g.hidden.bytes, g.qkv.bytes), (8 * 64, 8 * 192 * 2));
+    assert_eq!(Fwd::BUFFERS[0].dtype, "act");
+    assert!(Fwd::BUFFERS[0].dyn_dtype && !Fwd::BUFFERS[5].dyn_dtype);
+    assert_eq!(Fwd::BUFFERS[1].formula, "cfg.dtype.bytes() * M * (3 * h)");
+    assert_eq!(Fwd::BUFFERS[1].align, DType::MAX_ALIGN);
+    assert_eq!(
+        g.total_bytes(),
+        g.sizes().iter().map(|(_, b)| b).sum::<usize>()
+    );
+}
+
+#[test]
+fn bytes_that_are_not_whole_elements_of_the_dtype_are_an_error() {
+    // 34 bytes of f32.
+    let e = fwd(8, DType::BF16, DType::F32).unwrap_err();
+    assert_eq!(
+        e,
+        SizeError::NotWholeElements {
+            arena: "Fwd",
+            field: "odd",
+            bytes: 34,
+            elem_bytes: 4
+        }
+    );
+}
+
+#[test]
+fn typed_views_where_the_type_is_the_dtype_an_error_naming_both_where_not() {
+    let f = fwd(8, DType::BF16, DType::BF16).unwrap();
+    let mut slab = HostSlab::new(f).unwrap();
+    let v = slab.views();
+    assert_eq!((v.hidden.dtype(), v.hidden.len()), (DType::BF16, 512));
+    let e = v.qkv.typed::<f32>().unwrap_err();
+    assert_eq!(
+        e,
+        DTypeError {
+            arena: "Fwd",
+            buffer: "qkv",
+            dtype: DType::BF16,
+            asked: DType::F32
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "`Fwd.qkv` holds bf16 elements, not f32: take it as `typed::<bf16>()`"
+    );
+    let hidden: &mut [bf16] = v.hidden.typed::<bf16>().unwrap();
+    hidden.fill(bf16::ONE);
+    let norms: &mut [f32] = v.norms.typed::<f32>().unwrap();
+    norms.fill(2.0);
+    assert_eq!(v.odd.len(), 17);
+    assert_eq!(v.scales.len(), 8);
+    // The slab stays usable after a refused type: the views again.
+    let v = slab.views();
+    let hidden = v.hidden.typed::<bf16>().unwrap();
+    assert!(hidden.iter().all(|x| *x == bf16::ONE));
+    assert_eq!(v.norms.typed::<f32>().unwrap()[7], 2.0);
+}
+
+#[test]
+fn the_layout_and_the_report_say_the_dtype_the_arena_was_sized_with() {
+    let f = fwd(8, DType::F8E4M3, DType::BF16).unwrap();
+    let layout = f.layout().unwrap();
+    let dtypes: Vec<_> = layout.placements.iter().map(|p| p.dtype).collect();
+    assert_eq!(
+        dtypes,
+        [
+            Some(DType::F8E4M3),
+            Some(DType::BF16),
+            Some(DType::BF16),
+            Some(DType::BF16),
+            Some(DType::F32),
+            Some(DType::F32)
+        ]
+    );
+    assert!(layout.placements.iter().all(|p| p.offset % 8 == 0));
+    let r = Report::of(&f).unwrap();
+    let shown: Vec<_> = r.rows.iter().map(|r| r.dtype.as_str()).collect();
+    assert_eq!(shown, ["f8e4m3", "bf16", "bf16", "bf16", "f32", "f32"]);
+    assert!(r.table().contains("f8e4m3"), "{}", r.table());
+    assert!(!r.table().contains(" act "), "{}", r.table());
+    let json = r.json();
+    assert_eq!(json["buffers"][0]["dtype"], "f8e4m3", "{json}");
+    assert!(
+        r.csv().lines().nth(1).unwrap().contains("f8e4m3"),
+        "{}",
+        r.csv()
+    );
+}
+
+/// A forward pass whose activations take the dtype picked at load time.
+#[derive(Arena, Debug, Clone)]
+#[arena(params(m: usize, act: DType), phases(embed, attn, mlp), align = 64)]
+pub struct Pass {
+    #[arena(shape = [m, 16], dtype = act)]
+    pub x: DynBytes,
+    #[arena(shape = [m, 48], dtype = act, live = attn)]
+    pub qkv: DynBytes,
+    #[arena(shape = [m, 64], dtype = act, live = mlp, zeroed)]
+    pub up: DynBytes,
+    #[arena(shape = [m], dtype = u32, live = attn..=mlp, align = 256)]
+    pub ids: usize,
+}
+
+/// Its twin with the dtype fixed at compile time.
+#[derive(Arena, Debug, Clone)]
+#[arena(params(m: usize), phases(embed, attn, mlp), align = 64)]
+pub struct PassBf16 {
+    #[arena(shape = [m, 16], dtype = bf16)]
+    pub x: usize,
+    #[arena(shape = [m, 48], dtype = bf16, live = attn)]
+    pub qkv: usize,
+    #[arena(shape = [m, 64], dtype = bf16, live = mlp, zeroed)]
+    pub up: usize,
+    #[arena(shape = [m], dtype = u32, live = attn..=mlp, align = 256)]
+    pub ids: usize,
+}
+
+fn pass(m: usize, act: DType) -> Pass {
+    Pass::try_from_config_with(&Levers::new(), m, act).unwrap()
+}
+
+#[test]
+fn with_phases_a_runtime_dtype_plans_as_its_static_twin() {
+    for m in [1, 7, 64, 300] {
+        let a = pass(m, DType::BF16).layout().unwrap();
+        let b = PassBf16::try_from_config_with(&Levers::new(), m)
+            .unwrap()
+            .layout()
+            .unwrap();
+        assert_eq!(
+            (a.slab_bytes, &a.placements),
+            (b.slab_bytes, &b.placements),
+            "m = {m}"
+        );
+        assert_eq!(a.get("ids").unwrap().offset % 256, 0);
+    }
+}
+
+/// The bits of the first element of each buffer live in a phase, poisoned.
+fn poisoned(act: DType) -> (Vec<u8>, Vec<u8>, Vec<u8>) {
+    let mut slab = HostSlab::new(pass(4, act)).unwrap();
+    slab.set_poison(true);
+    let mut phases = slab.views();
+    let x = phases.embed().x.into_bytes().to_vec();
+    let attn = phases.attn();
+    let qkv = attn.qkv.into_bytes().to_vec();
+    let up = phases.mlp().up.into_bytes().to_vec();
+    (x, qkv, up)
+}
+
+#[test]
+fn poison_follows_the_dtype_chosen_at_run_time_and_zeroed_wins() {
+    let (x, qkv, up) = poisoned(DType::BF16);
+    let nan = |b: &[u8]| b.chunks(2).all(|c| c == [0xC0, 0x7F]);
+    assert!(nan(&x) && nan(&qkv), "{:02x?}", &x[..4]);
+    assert!(up.iter().all(|&b| b == 0), "a zeroed buffer is zero");
+    let (x, _, _) = poisoned(DType::F32);
+    assert!(
+        x.chunks(4)
+            .all(|c| f32::from_le_bytes(c.try_into().unwrap()).is_nan())
+    );
+    let (x, _, _) = poisoned(DType::F8E4M3);
+    assert!(x.iter().all(|&b| b == 0x7F));
+    for integer in [DType::I32, DType::U8, DType::F4E2M1x2] {
+        let (x, _, _) = poisoned(integer);
+        assert!(x.iter().all(|&b| b == 0xA5), "{integer}");
+    }
+}
+
+#[test]
+fn a_step_view_takes_the_steps_dtype_and_length_at_the_reserved_offset() {
+    let reserved = pass(64, DType::BF16);
+    let mut slab = HostSlab::new(reserved).unwrap();
+    let x_at = slab.layout().get("x").unwrap().offset;
+    let base = slab.as_bytes().as_ptr() as usize;
+    // A smaller step in a wider dtype: 16 * 16 f32 fit 64 * 16 bf16.
+    let step = pass(16, DType::F32);
+    let mut phases = slab.views_for(&step).unwrap();
+    let x = phases.embed().x;
+    assert_eq!((x.dtype(), x.len()), (DType::F32, 256));
+    let x = x.typed::<f32>().unwrap();
+    assert_eq!(x.as_ptr() as usize - base, x_at);
+    // A step past the reservation, by its dtype alone.
+    let wide = pass(64, DType::F32);
+    let Err(e) = slab.views_for(&wide) else {
+        panic!("64 * 16 f32 do not fit 64 * 16 bf16");
+    };
+    assert_eq!(
+        e,
+        StepError::TooLarge {
+            arena: "Pass",
+            buffer: "x",
+            step_bytes: 4096,
+            reserved_bytes: 2048
+        }
+    );
+}
+
+#[test]
+fn a_step_edited_to_half_an_element_is_an_error_not_a_panic() {
+    let mut slab = HostSlab::new(pass(8, DType::BF16)).unwrap();
+    let mut step = pass(8, DType::F32);
+    step.x.bytes = 6;
+    let Err(e) = slab.views_for(&step) else {
+        panic!("6 bytes of f32 are refused");
+    };
+    assert_eq!(
+        e,
+        StepError::Carve(CarveError::Size(SizeError::NotWholeElements {
+            arena: "Pass",
+            field: "x",
+            bytes: 6,
+            elem_bytes: 4
+        }))
+    );
+}
+
+#[derive(Arena, Debug, Clone, PartialEq)]
+#[arena(params(rows: usize as R, act: DType), align = 1)]
+pub struct Inner {
+    #[arena(size = 3)]
+    pub tag: usize,
+    #[arena(shape = [R], dtype = act)]
+    pub v: DynBytes,
+}
+
+#[derive(Arena, Debug, Clone, PartialEq)]
+#[arena(params(rows: usize as R, act: DType), one_of)]
+pub struct Choice {
+    #[arena(nested(R, act))]
+    pub small: Region<Inner>,
+    #[arena(shape = [2 * R], dtype = act)]
+    pub flat: DynBytes,
+}
+
+#[derive(Arena, Debug, Clone, PartialEq)]
+#[arena(params(rows: usize as R, act: DType), align = 16)]
+pub struct Outer {
+    #[arena(nested(R, act))]
+    pub inner: Region<Inner>,
+    #[arena(nested(R, act))]
+    pub choice: Region<Choice>,
+    #[arena(shape = [R], dtype = act, zeroed)]
+    pub tail: DynBytes,
+}
+
+#[test]
+fn nested_and_one_of_regions_carry_the_dtype() {
+    let o = Outer::try_from_config_with(&Levers::new(), 5, DType::F64).unwrap();
+    // Inner: tag 3 bytes, then v at 8 (the largest dtype's alignment).
+    let inner = o.inner.inner.layout().unwrap();
+    assert_eq!(inner.offset_of("v"), Some(8));
+    assert_eq!(inner.get("v").unwrap().dtype, Some(DType::F64));
+    assert_eq!(o.inner.bytes, 8 + 40);
+    assert_eq!(o.choice.inner.flat, DynBytes::new(80, DType::F64));
+    let mut slab = HostSlab::new(o).unwrap();
+    let mut v = slab.views();
+    v.inner.v.typed::<f64>().unwrap().fill(1.5);
+    {
+        let flat = v.choice.flat();
+        assert_eq!(flat.dtype(), DType::F64);
+        flat.typed::<f64>().unwrap()[0] = 2.5;
+    }
+    let small = v.choice.small();
+    assert_eq!(small.v.typed::<f64>().unwrap().len(), 5);
+    assert_eq!(small.tag.len(), 3);
+    assert_eq!(v.tail.dtype(), DType::F64);
+    let tail = v.tail.typed::<f64>().unwrap();
+    assert!(tail.iter().all(|t| *t == 0.0));
+}
+
+#[test]
+fn guards_follow_a_runtime_dtype_buffer() {
+    let f = fwd(4, DType::BF16, DType::BF16).unwrap();
+    let mut slab = HostSlab::with_carving(f, Carving::guard(8)).unwrap();
+    let end = slab.layout().get("qkv").unwrap().end();
+    {
+        let v = slab.views();
+        v.qkv.typed::<bf16>().unwrap().fill(bf16::ONE);
+    }
+    assert_eq!(slab.check_guards(), Ok(()));
+    slab.as_bytes_mut()[end + 1] = 0;
+    assert_eq!(slab.check_guards().unwrap_err().overrun, ["qkv"]);
+}
