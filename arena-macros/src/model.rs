@@ -417,6 +417,28 @@ fn check_field(m: &Model, f: &Field, errs: &mut Errors) {
             "a nested region takes its element types from its own arena: remove `dtype`",
         );
     }
+    let mut misspelt = false;
+    if let Some(DType::Path(p)) = a.dtype.get()
+        && let Some(i) = p.get_ident()
+        && i.to_string()
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+    {
+        // A near miss of a name of the struct: a dtype chosen at run time,
+        // misspelt, would otherwise read as an unknown type.
+        let names = declared_names(m);
+        if let Some(near) = did_you_mean(&i.to_string(), names.iter().map(|(n, _, _)| n.as_str())) {
+            misspelt = true;
+            let what = names
+                .iter()
+                .find(|(n, _, _)| n == near)
+                .map_or("", |(_, _, w)| *w);
+            errs.at(
+                i.span(),
+                format!("`dtype = {i}`: no such type or name; did you mean `{near}`, {what}?"),
+            );
+        }
+    }
     let buffer = a.value.get().is_none() && a.nested.get().is_none();
     match (a.dtype.get().and_then(DType::runtime), is_dyn_bytes(f.ty)) {
         (Some(d), false) if buffer => errs.at(
@@ -427,7 +449,7 @@ fn check_field(m: &Model, f: &Field, errs: &mut Errors) {
                 d.text
             ),
         ),
-        (None, true) if buffer => errs.at(
+        (None, true) if buffer && !misspelt => errs.at(
             syn::spanned::Spanned::span(f.ty),
             format!(
                 "`arena::DynBytes` is the type of a buffer whose dtype is chosen at run time: give field `{}` `dtype = EXPR`, an expression of type `arena::DType` (such as a parameter), or type `usize` for a static dtype",
