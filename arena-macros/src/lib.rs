@@ -31,9 +31,10 @@ const DERIVE_STACK: usize = 128 << 20;
 
 #[cfg(test)]
 mod snapshot {
-    //! The expansions of two small arenas, formatted and checked in, so a
-    //! reviewer reads the generated code without cargo-expand: the quickstart
-    //! and an arena with phases (its phase-scoped views).
+    //! The expansions of three small arenas, formatted and checked in, so a
+    //! reviewer reads the generated code without cargo-expand: the quickstart,
+    //! an arena with phases (its phase-scoped views) and one whose dtype is
+    //! chosen at run time (`DynBytes` fields and `DynView`s).
     //! `ARENA_BLESS=1 cargo test -p arena-macros snapshot` regenerates them.
 
     use std::path::Path;
@@ -80,6 +81,15 @@ mod snapshot {
     #[test]
     fn phased_expansion_matches_the_snapshot() {
         check("tests/phases.rs", "Pass", "phases.expanded.rs");
+    }
+
+    #[test]
+    fn runtime_dtype_expansion_matches_the_snapshot() {
+        check(
+            "examples/dtype_from_config.rs",
+            "Activations",
+            "dtype_from_config.expanded.rs",
+        );
     }
 }
 
