@@ -818,6 +818,123 @@ fn low_precision_views_at_fixed_addresses_on_the_device() {
     println!("gpu: FP8/FP4/E8M0 views round-trip; every step's views at the reserved addresses");
 }
 
+/// Two kernels over raw element pointers: one writes bf16 bits (the top
+/// half of the f32, exact for these values), one f32.
+const DYN_KERNELS: &str = r#"
+extern "C" __global__ void halves_bf16(unsigned short* x, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) { x[i] = (unsigned short)(__float_as_uint(0.5f * (float)i) >> 16); }
+}
+extern "C" __global__ void halves_f32(float* x, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) { x[i] = 0.5f * (float)i; }
+}
+"#;
+
+/// Activations in a dtype picked at run time, beside a static buffer that
+/// leaves the second one at an odd cursor; poisoned at their first phase.
+#[derive(arena::Arena, Debug, Clone)]
+#[arena(params(n: usize, act: arena::DType), phases(a, b), align = 16)]
+pub struct DynAct {
+    #[arena(shape = [n], dtype = act)]
+    pub x: arena::DynBytes,
+    #[arena(size = 6, live = a)]
+    pub odd: usize,
+    #[arena(shape = [n], dtype = act, live = b)]
+    pub y: arena::DynBytes,
+}
+
+/// #30: a `DynView` taken as `CudaViewMut<bf16>` and as `CudaViewMut<f32>`
+/// with no unsafe code but the launch, written by a kernel and read back;
+/// another type is a `DTypeError`; poison follows the dtype.
+#[test]
+fn runtime_dtype_views_on_the_device() {
+    use arena::{DType, DTypeError, bf16};
+    let Some((ctx, stream)) = device() else {
+        return;
+    };
+    let Some(ptx) = ptx(DYN_KERNELS) else {
+        return;
+    };
+    let module = ctx.load_module(ptx).unwrap();
+    let n = 256usize;
+    let n_arg = i32::try_from(n).unwrap();
+    let cfg = LaunchConfig::for_num_elems(u32::try_from(n).unwrap());
+    for act in [DType::BF16, DType::F32] {
+        let sized = DynAct::try_from_config_with(&Levers::new(), n, act).unwrap();
+        let mut slab = DeviceSlab::with_carving(
+            sized,
+            &stream,
+            arena::Carving {
+                poison: true,
+                ..arena::Carving::default()
+            },
+        )
+        .unwrap();
+        let mut phases = slab.views();
+        let a = phases.a();
+        assert_eq!((a.x.dtype(), a.x.len()), (act, n));
+        match act {
+            DType::BF16 => {
+                let f = module.load_function("halves_bf16").unwrap();
+                let mut x: CudaViewMut<bf16> = a.x.typed::<bf16>().unwrap();
+                let mut launch = stream.launch_builder(&f);
+                launch.arg(&mut x).arg(&n_arg);
+                // SAFETY: the kernel writes n elements of a view n long.
+                unsafe { launch.launch(cfg) }.unwrap();
+                let back: Vec<bf16> = stream.clone_dtoh(&x).unwrap();
+                let want: Vec<bf16> = (0..n).map(|i| bf16::from_f32(0.5 * i as f32)).collect();
+                assert_eq!(back, want);
+            }
+            _ => {
+                let f = module.load_function("halves_f32").unwrap();
+                let mut x: CudaViewMut<f32> = a.x.typed::<f32>().unwrap();
+                let mut launch = stream.launch_builder(&f);
+                launch.arg(&mut x).arg(&n_arg);
+                // SAFETY: the kernel writes n elements of a view n long.
+                unsafe { launch.launch(cfg) }.unwrap();
+                let back: Vec<f32> = stream.clone_dtoh(&x).unwrap();
+                assert!(back.iter().enumerate().all(|(i, v)| *v == 0.5 * i as f32));
+            }
+        }
+        let b = phases.b();
+        let asked = if act == DType::BF16 {
+            DType::F32
+        } else {
+            DType::BF16
+        };
+        let e = match asked {
+            DType::F32 => b.y.typed::<f32>().map(drop).unwrap_err(),
+            _ => b.y.typed::<bf16>().map(drop).unwrap_err(),
+        };
+        assert_eq!(
+            e,
+            DTypeError {
+                arena: "DynAct",
+                buffer: "y",
+                dtype: act,
+                asked
+            }
+        );
+        // The slab stays usable; `y` begins at phase b: NaN-poisoned as its dtype.
+        let b = phases.b();
+        let poisoned = match act {
+            DType::BF16 => {
+                let y: Vec<bf16> = stream.clone_dtoh(&b.y.typed::<bf16>().unwrap()).unwrap();
+                y.iter().all(|v| v.to_bits() == 0x7FC0)
+            }
+            _ => {
+                let y: Vec<f32> = stream.clone_dtoh(&b.y.typed::<f32>().unwrap()).unwrap();
+                y.iter().all(|v| v.to_bits() == 0x7FC0_0000)
+            }
+        };
+        assert!(poisoned, "{act}: poisoned as NaN");
+    }
+    println!(
+        "gpu: DynView as CudaViewMut<bf16> and <f32>, written by kernels and read back; poison by dtype"
+    );
+}
+
 const TRAP: &str = r#"
 extern "C" __global__ void fault() { asm("trap;"); }
 "#;
