@@ -80,27 +80,23 @@ impl fmt::Display for DTypeError {
 
 impl std::error::Error for DTypeError {}
 
-/// `bytes` as elements of `dtype`'s type, for the check of
-/// [`DynView::new`]: the one place the runtime dtype picks a static type.
+/// Whether `bytes` can be viewed as elements of `dtype`: a whole number of
+/// them, aligned (by address on the host, by offset on a device). Every
+/// dtype's alignment is its size, so the unsigned integer of that size
+/// stands for it: the one place the runtime dtype meets a static type.
+#[inline(always)]
 fn check<M: Memory>(
     arena: &'static str,
     buffer: &'static str,
     dtype: DType,
     bytes: M::Bytes<'_>,
 ) -> Result<(), CarveError> {
-    macro_rules! as_type {
-        ($($d:ident => $t:ty),*) => {
-            match dtype {
-                $(DType::$d => cast::<M, $t>(arena, buffer, bytes).map(drop),)*
-            }
-        };
+    match dtype.bytes() {
+        1 => Ok(()),
+        2 => cast::<M, u16>(arena, buffer, bytes).map(drop),
+        4 => cast::<M, u32>(arena, buffer, bytes).map(drop),
+        _ => cast::<M, u64>(arena, buffer, bytes).map(drop),
     }
-    as_type!(
-        U8 => u8, I8 => i8, U16 => u16, I16 => i16, U32 => u32, I32 => i32, U64 => u64,
-        I64 => i64, F16 => half::f16, BF16 => half::bf16, F32 => f32, F64 => f64,
-        F8E4M3 => crate::F8E4M3, F8E5M2 => crate::F8E5M2, F4E2M1x2 => crate::F4E2M1x2,
-        E8M0 => crate::E8M0
-    )
 }
 
 impl<'a, M: Memory> DynView<'a, M> {
@@ -108,6 +104,7 @@ impl<'a, M: Memory> DynView<'a, M> {
     /// elements: refused where the bytes are not whole elements or not
     /// aligned for `dtype` (generated carving hands it bytes that are both).
     #[doc(hidden)]
+    #[inline(always)]
     pub fn new(
         arena: &'static str,
         buffer: &'static str,
@@ -144,15 +141,21 @@ impl<'a, M: Memory> DynView<'a, M> {
     #[inline]
     pub fn typed<T: Elem>(self) -> Result<M::Slice<'a, T>, DTypeError> {
         if T::DTYPE != self.dtype {
-            return Err(DTypeError {
-                arena: self.arena,
-                buffer: self.buffer,
-                dtype: self.dtype,
-                asked: T::DTYPE,
-            });
+            return Err(self.mismatch(T::DTYPE));
         }
         Ok(cast::<M, T>(self.arena, self.buffer, self.bytes)
             .expect("a DynView's bytes were checked for its dtype when it was made"))
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn mismatch(&self, asked: DType) -> DTypeError {
+        DTypeError {
+            arena: self.arena,
+            buffer: self.buffer,
+            dtype: self.dtype,
+            asked,
+        }
     }
 
     /// The untyped bytes.

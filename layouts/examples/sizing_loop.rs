@@ -40,7 +40,7 @@ const VARIANTS: [&str; 8] = [
 
 fn usage() -> ! {
     eprintln!(
-        "usage: sizing_loop <{}|carve|step> <qwen3_next|deepseek_v4> <calls>\n       sizing_loop time <qwen3_next|deepseek_v4> [rounds]",
+        "usage: sizing_loop <{}|carve|step|views_static|views_dyn> <qwen3_next|deepseek_v4> <calls>\n       sizing_loop time <qwen3_next|deepseek_v4> [rounds]",
         VARIANTS.join("|")
     );
     std::process::exit(2);
@@ -144,11 +144,84 @@ fn run(variant: &str, config: &ModelConfig, calls: usize) {
                 black_box(v.hidden_states.len() + v.ssm_rowwise_w_bf16.len());
             }
         }
+        // Eight bf16 buffers carved and each view typed: the dtype fixed at
+        // compile time, or chosen at run time (`DynView::typed`).
+        "views_static" => {
+            let sizes = EightBf16::try_from_config_with(&levers, 4096).unwrap();
+            let mut slab = arena::HostSlab::new(sizes).unwrap();
+            for _ in 0..calls {
+                let v = slab.views();
+                let n = |x: &mut [arena::bf16]| black_box(x).len();
+                black_box(n(v.a) + n(v.b) + n(v.c) + n(v.d) + n(v.e) + n(v.f) + n(v.g) + n(v.h));
+            }
+        }
+        "views_dyn" => {
+            let sizes = EightDyn::try_from_config_with(&levers, 4096, arena::DType::BF16).unwrap();
+            let mut slab = arena::HostSlab::new(sizes).unwrap();
+            for _ in 0..calls {
+                let v = slab.views();
+                let n = |x: arena::DynView<'_>| black_box(x.typed::<arena::bf16>().unwrap()).len();
+                black_box(n(v.a) + n(v.b) + n(v.c) + n(v.d) + n(v.e) + n(v.f) + n(v.g) + n(v.h));
+            }
+        }
+        "views_dyn_untyped" => {
+            let sizes = EightDyn::try_from_config_with(&levers, 4096, arena::DType::BF16).unwrap();
+            let mut slab = arena::HostSlab::new(sizes).unwrap();
+            for _ in 0..calls {
+                let v = slab.views();
+                let n = |x: arena::DynView<'_>| black_box(x.into_bytes()).len();
+                black_box(n(v.a) + n(v.b) + n(v.c) + n(v.d) + n(v.e) + n(v.f) + n(v.g) + n(v.h));
+            }
+        }
         other => {
             eprintln!("unknown variant {other:?}");
             usage()
         }
     }
+}
+
+/// Eight bf16 buffers, for `views_static`.
+#[derive(arena::Arena, Debug, Clone)]
+#[arena(params(m: usize))]
+pub struct EightBf16 {
+    #[arena(shape = [m], dtype = bf16)]
+    pub a: usize,
+    #[arena(shape = [m], dtype = bf16)]
+    pub b: usize,
+    #[arena(shape = [m], dtype = bf16)]
+    pub c: usize,
+    #[arena(shape = [m], dtype = bf16)]
+    pub d: usize,
+    #[arena(shape = [m], dtype = bf16)]
+    pub e: usize,
+    #[arena(shape = [m], dtype = bf16)]
+    pub f: usize,
+    #[arena(shape = [m], dtype = bf16)]
+    pub g: usize,
+    #[arena(shape = [m], dtype = bf16)]
+    pub h: usize,
+}
+
+/// The same eight buffers in a dtype chosen at run time, for `views_dyn`.
+#[derive(arena::Arena, Debug, Clone)]
+#[arena(params(m: usize, act: arena::DType))]
+pub struct EightDyn {
+    #[arena(shape = [m], dtype = act)]
+    pub a: arena::DynBytes,
+    #[arena(shape = [m], dtype = act)]
+    pub b: arena::DynBytes,
+    #[arena(shape = [m], dtype = act)]
+    pub c: arena::DynBytes,
+    #[arena(shape = [m], dtype = act)]
+    pub d: arena::DynBytes,
+    #[arena(shape = [m], dtype = act)]
+    pub e: arena::DynBytes,
+    #[arena(shape = [m], dtype = act)]
+    pub f: arena::DynBytes,
+    #[arena(shape = [m], dtype = act)]
+    pub g: arena::DynBytes,
+    #[arena(shape = [m], dtype = act)]
+    pub h: arena::DynBytes,
 }
 
 /// `Result` and `Option` alike: did the sizing succeed.
