@@ -351,3 +351,41 @@ fn guards_follow_a_runtime_dtype_buffer() {
     slab.as_bytes_mut()[end + 1] = 0;
     assert_eq!(slab.check_guards().unwrap_err().overrun, ["qkv"]);
 }
+
+/// A user element type beside a runtime dtype and a per-buffer alignment.
+#[derive(Clone, Copy, arena::bytemuck::Pod, arena::bytemuck::Zeroable)]
+#[bytemuck(crate = "arena::bytemuck")]
+#[repr(C)]
+pub struct Pair {
+    pub lo: u16,
+    pub hi: u16,
+}
+
+#[derive(Arena, Debug, Clone)]
+#[arena(params(m: usize, act: DType), align = 16)]
+pub struct Aligned {
+    #[arena(size = 3)]
+    pub head: usize,
+    #[arena(shape = [m], dtype = act, align = 1024)]
+    pub x: DynBytes,
+    #[arena(shape = [m], dtype = crate::Pair)]
+    pub pairs: usize,
+    #[arena(nested(m, act))]
+    pub inner: Region<Inner>,
+}
+
+#[test]
+fn per_buffer_alignment_and_the_dtypes_a_layout_reports() {
+    for act in [DType::U8, DType::BF16, DType::F64] {
+        let a = Aligned::try_from_config_with(&Levers::new(), 5, act).unwrap();
+        let l = a.layout().unwrap();
+        assert_eq!(l.offset_of("x"), Some(1024), "{act}");
+        let dtypes: Vec<_> = l.placements.iter().map(|p| p.dtype).collect();
+        assert_eq!(dtypes, [Some(DType::U8), Some(act), None, None]);
+        assert_eq!(a.field_dtype(1), Some(act));
+        assert_eq!(Aligned::REGION_ALIGN, 1024);
+        let mut slab = HostSlab::new(a).unwrap();
+        let v = slab.views();
+        assert_eq!(v.x.into_bytes().as_ptr() as usize % 1024, 0);
+    }
+}
