@@ -389,3 +389,57 @@ fn per_buffer_alignment_and_the_dtypes_a_layout_reports() {
         assert_eq!(v.x.into_bytes().as_ptr() as usize % 1024, 0);
     }
 }
+
+/// The activation dtype of this build.
+pub const ACT: DType = DType::F16;
+
+fn parse_dtype(text: &str) -> Result<DType, arena::UnknownDType> {
+    text.parse()
+}
+
+/// Other spellings of a dtype chosen at run time.
+#[derive(Arena, Debug, Clone)]
+#[arena(params(m: usize, fp8: bool, act: DType))]
+#[arena(lever(DEMO_ACT_DTYPE, parse = parse_dtype))]
+pub struct Spellings {
+    /// A constant by path, on a `DynBytes` field.
+    #[arena(shape = [m], dtype = crate::ACT)]
+    pub by_const: DynBytes,
+    /// A condition choosing between dtypes.
+    #[arena(shape = [m], dtype = if fp8 { DType::F8E4M3 } else { act })]
+    pub chosen: DynBytes,
+    /// A lever's parsed value, with a default.
+    #[arena(shape = [m], dtype = DEMO_ACT_DTYPE.unwrap_or(act))]
+    pub from_env: DynBytes,
+    /// Raw identifiers, gates and trims as for any buffer.
+    #[arena(shape = [m], dtype = act, when = !fp8)]
+    pub r#type: DynBytes,
+    /// Another formula reads a runtime-dtype buffer's bytes.
+    #[arena(size = 2 * by_const)]
+    pub copy: usize,
+    /// And a value field.
+    #[arena(value = chosen + from_env)]
+    pub both: usize,
+}
+
+#[test]
+fn a_dtype_is_any_expression_of_type_dtype() {
+    let s = Spellings::try_from_config_with(&Levers::new(), 4, true, DType::BF16).unwrap();
+    assert_eq!(s.by_const, DynBytes::new(8, DType::F16));
+    assert_eq!(s.chosen, DynBytes::new(4, DType::F8E4M3));
+    assert_eq!(s.from_env, DynBytes::new(8, DType::BF16));
+    assert_eq!(s.r#type, DynBytes::new(0, DType::BF16), "off: 0 bytes");
+    assert_eq!((s.copy, s.both), (16, 12));
+    let levers = Levers::new().with("DEMO_ACT_DTYPE", "float32");
+    let s = Spellings::try_from_config_with(&levers, 4, false, DType::BF16).unwrap();
+    assert_eq!(s.from_env, DynBytes::new(16, DType::F32));
+    assert_eq!(s.chosen, DynBytes::new(8, DType::BF16));
+    assert_eq!(s.r#type, DynBytes::new(8, DType::BF16));
+    assert_eq!(Spellings::BUFFERS[3].name, "type");
+    let bad = Levers::new().with("DEMO_ACT_DTYPE", "fp7");
+    let e = Spellings::try_from_config_with(&bad, 4, false, DType::BF16).unwrap_err();
+    assert!(e.to_string().contains("DEMO_ACT_DTYPE"), "{e}");
+    let mut slab = HostSlab::new(s).unwrap();
+    let v = slab.views();
+    assert_eq!(v.r#type.typed::<bf16>().unwrap().len(), 4);
+}

@@ -140,6 +140,7 @@ pub fn build<'a>(input: &'a DeriveInput, errs: &mut Errors) -> Option<Model<'a>>
     let mut fields = fields;
     implicit_levers(&mut attrs, &fields, errs);
     runtime_dtypes(&attrs, &mut fields);
+    dyn_paths(&mut fields);
     let align = attrs.align.map_or(256, |(v, _)| v);
     let mut model = Model {
         input,
@@ -290,6 +291,20 @@ fn runtime_dtypes(attrs: &StructAttrs, fields: &mut [Field]) {
             continue;
         }
         if let Ok(formula) = Formula::from_tokens(quote::quote!(#id), id.span()) {
+            f.attrs.dtype.value = Some(DType::Runtime(formula));
+        }
+    }
+}
+
+/// On a `DynBytes` field, a path is a value of type `arena::DType` (a
+/// constant such as `crate::ACT`), not an element type.
+fn dyn_paths(fields: &mut [Field]) {
+    for f in fields.iter_mut().filter(|f| is_dyn_bytes(f.ty)) {
+        let Some(DType::Path(p)) = &f.attrs.dtype.value else {
+            continue;
+        };
+        if let Ok(formula) = Formula::from_tokens(quote::quote!(#p), syn::spanned::Spanned::span(p))
+        {
             f.attrs.dtype.value = Some(DType::Runtime(formula));
         }
     }

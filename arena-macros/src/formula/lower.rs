@@ -513,7 +513,11 @@ impl<'a> Lowerer<'a> {
             (Int, Int) | (Int, Ext) | (Ext, Int) => {
                 Some((self.lift(a, ae.loc.span), self.lift(b, be.loc.span)))
             }
-            (Bool, Bool) | (Ext, Ext) => Some((a, b)),
+            (Bool, Bool) | (Ext, Ext) | (Opaque, Opaque) => Some((a, b)),
+            // Values of Rust types the macro cannot see (a dtype, a
+            // config): rustc checks the branches agree.
+            (Opaque, Ext) => Some((a, Lowered { ty: Opaque, ..b })),
+            (Ext, Opaque) => Some((Lowered { ty: Opaque, ..a }, b)),
             (Bool, Ext) => Some((a, self.as_bool(b, be)?)),
             (Ext, Bool) => Some((self.as_bool(a, ae)?, b)),
             (x, y) => self.fail(
