@@ -4,27 +4,52 @@ is known: the rectangle [0, T) x [0, C) cut by random guillotine cuts (in time
 or in space, on 1 KiB steps) into N buffers. Every time is filled to C, so
 the lower bound and the optimum are both C (1,048,576).
 
-    scripts/guillotine-problems.py N SEED > problem.csv
+With STRIPS (default 1), time is first cut into that many strips, each
+tiled on its own with its share of the N buffers: a longer problem made of
+independent parts (nothing crosses from one strip into the next), as the
+tilings of 1,000 to 2,500 buffers of the planner's benchmark at graph scale.
+
+    scripts/guillotine-problems.py N SEED [STRIPS] > problem.csv
 """
 import random
 import sys
 
 
-def problem(n, seed, times=1_000_000, capacity=1_048_576, unit=1024):
-    rng = random.Random(seed)
-    rects = [(0, times, 0, capacity)]
+def tile(rng, n, t0, t1, capacity, unit):
+    """n rectangles tiling [t0, t1) x [0, capacity)."""
+    rects = [(t0, t1, 0, capacity)]
     while len(rects) < n:
         # Cut one of the larger half of the pieces.
         rects.sort(key=lambda r: (r[1] - r[0]) * (r[3] - r[2]))
-        t0, t1, o0, o1 = rects.pop(rng.randrange(len(rects) // 2, len(rects)))
-        if rng.random() < 0.5 and t1 - t0 >= 2:
-            cut = rng.randrange(t0 + 1, t1)
-            rects += [(t0, cut, o0, o1), (cut, t1, o0, o1)]
+        a0, a1, o0, o1 = rects.pop(rng.randrange(len(rects) // 2, len(rects)))
+        if rng.random() < 0.5 and a1 - a0 >= 2:
+            cut = rng.randrange(a0 + 1, a1)
+            rects += [(a0, cut, o0, o1), (cut, a1, o0, o1)]
         elif (o1 - o0) // unit >= 2:
             cut = o0 + unit * rng.randrange(1, (o1 - o0) // unit)
-            rects += [(t0, t1, o0, cut), (t0, t1, cut, o1)]
+            rects += [(a0, a1, o0, cut), (a0, a1, cut, o1)]
         else:
-            rects.append((t0, t1, o0, o1))
+            rects.append((a0, a1, o0, o1))
+    return rects
+
+
+def problem(n, seed, strips=1, times=1_000_000, capacity=1_048_576, unit=1024):
+    rng = random.Random(seed)
+    if strips == 1:
+        rects = tile(rng, n, 0, times, capacity, unit)
+    else:
+        # Strip boundaries, and each strip's share of the buffers (at least
+        # one each), about in proportion to its length.
+        cuts = sorted(rng.sample(range(1, times), strips - 1))
+        edges = [0] + cuts + [times]
+        rects = []
+        left = n
+        for i in range(strips):
+            t0, t1 = edges[i], edges[i + 1]
+            share = left - (strips - 1 - i) if i == strips - 1 else max(
+                1, min(left - (strips - 1 - i), round(n * (t1 - t0) / times)))
+            rects += tile(rng, share, t0, t1, capacity, unit)
+            left -= share
     rng.shuffle(rects)
     lines = ["id,lower,upper,size"]
     lines += [f"{k},{t0},{t1},{o1 - o0}" for k, (t0, t1, o0, o1) in enumerate(rects)]
@@ -32,6 +57,7 @@ def problem(n, seed, times=1_000_000, capacity=1_048_576, unit=1024):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
+    if len(sys.argv) not in (3, 4):
         sys.exit(__doc__)
-    sys.stdout.write(problem(int(sys.argv[1]), int(sys.argv[2])))
+    strips = int(sys.argv[3]) if len(sys.argv) == 4 else 1
+    sys.stdout.write(problem(int(sys.argv[1]), int(sys.argv[2]), strips))
