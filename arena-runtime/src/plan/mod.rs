@@ -165,30 +165,136 @@ fn search_plan(
             item: k,
         })
         .collect();
-    let spans = times.len().saturating_sub(1);
-    if jobs.len() > search::MAX_JOBS {
-        return Ok((offsets, slab));
+    // Independent parts: where no buffer crosses a boundary, the two sides
+    // share no byte; each is searched on its own, and the plan's height is
+    // the highest part's.
+    let parts = components(&jobs);
+    let heights: Vec<usize> = parts
+        .iter()
+        .map(|p| p.iter().map(|&j| offsets[jobs[j].item] + jobs[j].foot).max().unwrap_or(0))
+        .collect();
+    let bounds: Vec<usize> = parts.iter().map(|p| part_bound(&jobs, p)).collect();
+    // No plan is below the highest part's bound: a part at or below it
+    // needs no search.
+    let floor = bounds.iter().copied().max().unwrap_or(0);
+    let aim = target.map_or(floor, |t| t.max(floor));
+    let mut waiting: usize = parts
+        .iter()
+        .zip(&heights)
+        .filter(|&(p, &h)| h > aim && p.len() <= search::MAX_JOBS)
+        .map(|(p, _)| p.len())
+        .sum();
+    let mut left = budget;
+    let mut changed = false;
+    // The smaller parts first: what they leave of their share goes to the
+    // larger ones.
+    let mut by_size: Vec<usize> = (0..parts.len()).collect();
+    by_size.sort_by_key(|&p| (parts[p].len(), p));
+    for p in by_size {
+        let (part, height, bound) = (&parts[p], heights[p], bounds[p]);
+        if height <= aim || part.len() > search::MAX_JOBS {
+            continue;
+        }
+        // The budget shared in proportion to the buffers still waiting.
+        let share = ((left as u128 * part.len() as u128) / waiting.max(1) as u128) as u64;
+        waiting -= part.len();
+        let first = part.iter().map(|&j| jobs[j].start).min().unwrap_or(0);
+        let last = part.iter().map(|&j| jobs[j].end).max().unwrap_or(0);
+        let local: Vec<search::Job> = part
+            .iter()
+            .map(|&j| search::Job {
+                start: jobs[j].start - first,
+                end: jobs[j].end - first,
+                ..jobs[j]
+            })
+            .collect();
+        // Below the highest part's bound is no use: the search aims there.
+        let (found, used) =
+            search_part(&local, last - first, bound.max(aim), height, share, Some(aim));
+        left = left.saturating_sub(used);
+        if let Some((off, _)) = found {
+            changed = true;
+            for (j, o) in local.iter().zip(off) {
+                offsets[j.item] = o;
+            }
+        }
     }
+    if changed {
+        // Each part's plan is below its greedy height, so the whole is too.
+        slab = jobs
+            .iter()
+            .map(|j| offsets[j.item] + j.foot)
+            .max()
+            .unwrap_or(0);
+    }
+    Ok((offsets, slab))
+}
+
+/// The jobs of each independent part of `jobs`: runs of time no job
+/// crosses the ends of, in order of time.
+fn components(jobs: &[search::Job]) -> Vec<Vec<usize>> {
+    let mut by_start: Vec<usize> = (0..jobs.len()).collect();
+    by_start.sort_by_key(|&j| (jobs[j].start, j));
+    let mut out: Vec<Vec<usize>> = Vec::new();
+    let mut end = 0;
+    for j in by_start {
+        match out.last_mut() {
+            Some(part) if jobs[j].start < end => part.push(j),
+            _ => out.push(vec![j]),
+        }
+        end = end.max(jobs[j].end);
+    }
+    // Each part's jobs in their own order: the search breaks its last ties
+    // by it.
+    for part in &mut out {
+        part.sort_unstable();
+    }
+    out
+}
+
+/// The busiest section of a part: the bytes live in it.
+fn part_bound(jobs: &[search::Job], part: &[usize]) -> usize {
+    let mut events: Vec<(usize, bool, usize)> = part
+        .iter()
+        .flat_map(|&j| [(jobs[j].start, true, jobs[j].foot), (jobs[j].end, false, jobs[j].foot)])
+        .collect();
+    // Ends before starts at one boundary: `[start, end)`.
+    events.sort_unstable_by_key(|&(t, start, _)| (t, start));
+    let (mut live, mut most) = (0usize, 0usize);
+    for (_, start, foot) in events {
+        if start {
+            live = live.saturating_add(foot);
+            most = most.max(live);
+        } else {
+            live -= foot;
+        }
+    }
+    most
+}
+
+/// The search of one part (its jobs in its own sections), from a plan of
+/// height `height`, with `budget` nodes: its better plan if any, and the
+/// nodes it used.
+fn search_part(
+    jobs: &[search::Job],
+    sections: usize,
+    bound: usize,
+    height: usize,
+    budget: u64,
+    target: Option<usize>,
+) -> (Option<(Vec<usize>, usize)>, u64) {
     // The search recurses once per buffer placed: it runs on a thread of
     // its own with room for that; where no thread can be made, greedy's
     // plan stands.
-    let found = std::thread::scope(|scope| {
+    std::thread::scope(|scope| {
         std::thread::Builder::new()
             .name("arena-plan-search".into())
             .stack_size(SEARCH_STACK)
-            .spawn_scoped(scope, || rounds(&jobs, spans, bound, slab, budget, target))
+            .spawn_scoped(scope, || rounds(jobs, sections, bound, height, budget, target))
             .ok()
             .and_then(|h| h.join().ok())
-            .flatten()
-    });
-    if let Some((off, height)) = found {
-        slab = height;
-        offsets.iter_mut().for_each(|o| *o = 0);
-        for (j, o) in jobs.iter().zip(off) {
-            offsets[j.item] = o;
-        }
-    }
-    Ok((offsets, slab))
+            .unwrap_or((None, 0))
+    })
 }
 
 /// The distinct phase boundaries of `items` (each one's first phase and the
@@ -228,7 +334,7 @@ fn rounds(
     slab: usize,
     budget: u64,
     target: Option<usize>,
-) -> Option<(Vec<usize>, usize)> {
+) -> (Option<(Vec<usize>, usize)>, u64) {
     // Every height is a multiple of the sizes' and alignments' common
     // divisor: heights are counted in that unit.
     let unit = jobs
@@ -249,8 +355,16 @@ fn rounds(
     };
     let mut limit = 2 * jobs.len() as u64;
     'rounds: for round in 0usize.. {
+        // A perfect packing (every span of time as full as the bound) has no
+        // byte to waste: the corner search, where a gap ends a branch at
+        // once; else MiniMalloc's.
+        let branch = if r.model.tight(bound * unit) {
+            search::Branch::Corner
+        } else {
+            search::Branch::Offset
+        };
         for order in search::ORDERS {
-            if r.ruled_out == bound && r.attempt(bound, order, limit).done {
+            if r.ruled_out == bound && r.attempt(bound, order, branch, limit).done {
                 break 'rounds;
             }
         }
@@ -259,7 +373,7 @@ fn rounds(
             .filter(|&t| t > bound && t >= r.ruled_out && t < r.height())
         {
             for order in search::ORDERS {
-                if r.attempt(t, order, limit).done {
+                if r.attempt(t, order, search::Branch::Offset, limit).done {
                     break 'rounds;
                 }
             }
@@ -271,7 +385,7 @@ fn rounds(
         let mut spent = 0;
         while lo < r.height() && spent < limit {
             let cap = lo + (r.height() - 1 - lo) / 2;
-            let tried = r.attempt(cap, order, limit / 4);
+            let tried = r.attempt(cap, order, search::Branch::Offset, limit / 4);
             if tried.done {
                 break 'rounds;
             }
@@ -285,7 +399,7 @@ fn rounds(
         }
         limit = limit.saturating_mul(2);
     }
-    r.best
+    (r.best, budget - r.left)
 }
 
 /// The state of [`rounds`]: heights in its unit, but for the plans' own.
@@ -321,10 +435,16 @@ impl Rounds<'_> {
 
     /// One search for a plan at or below `cap`, with `order`, within
     /// `limit` nodes.
-    fn attempt(&mut self, cap: usize, order: search::Order, limit: u64) -> Tried {
+    fn attempt(
+        &mut self,
+        cap: usize,
+        order: search::Order,
+        branch: search::Branch,
+        limit: u64,
+    ) -> Tried {
         let found = self
             .model
-            .solve(cap * self.unit, order, limit.min(self.left));
+            .solve_by(cap * self.unit, order, branch, limit.min(self.left));
         let nodes = found.nodes.max(1);
         self.left = self.left.saturating_sub(nodes);
         let some = found.offsets.is_some();

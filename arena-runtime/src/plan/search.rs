@@ -64,6 +64,21 @@ pub(crate) enum Order {
 /// The orders tried in turn.
 pub(crate) const ORDERS: [Order; 3] = [Order::Wat, Order::Taw, Order::Twa];
 
+/// How a node chooses the buffers to try next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Branch {
+    /// Every buffer that can come next at or above the last offset placed,
+    /// in order of offset and rank (MiniMalloc's canonical search).
+    Offset,
+    /// The corner: the lowest offset any buffer can take, and the earliest
+    /// section where one can take it. Either one of the buffers that start
+    /// there sits there, or none does (each is then barred from that
+    /// offset, and the corner's section has a gap). Buffers at one offset
+    /// are placed in order of time, so no rank is needed to break the
+    /// symmetry, and a node branches over the buffers of one corner only.
+    Corner,
+}
+
 /// Above this many jobs the search is not run (its depth is the number of
 /// buffers).
 pub(crate) const MAX_JOBS: usize = 2_048;
@@ -152,6 +167,12 @@ impl<'j> Model<'j> {
         }
     }
 
+    /// Whether every section holds exactly `cap` bytes: a plan at `cap`
+    /// leaves no byte free anywhere.
+    pub(crate) fn tight(&self, cap: usize) -> bool {
+        self.load.iter().all(|&l| l == cap)
+    }
+
     /// Each job's rank under `order` (0 first).
     fn ranks(&self, order: Order) -> Vec<usize> {
         let all: Vec<usize> = (0..self.jobs.len()).collect();
@@ -168,6 +189,11 @@ impl<'j> Model<'j> {
     /// Looks for offsets with every buffer below `cap`, within `budget`
     /// nodes, ties broken by `order`.
     pub(crate) fn solve(&self, cap: usize, order: Order, budget: u64) -> Found {
+        self.solve_by(cap, order, Branch::Offset, budget)
+    }
+
+    /// [`Model::solve`], each node branching as `branch` says.
+    pub(crate) fn solve_by(&self, cap: usize, order: Order, branch: Branch, budget: u64) -> Found {
         let mut s = Search {
             m: self,
             cap,
@@ -175,6 +201,9 @@ impl<'j> Model<'j> {
             steps: 0,
             rank: self.ranks(order),
             order,
+            branch,
+            barred: vec![usize::MAX; self.jobs.len()],
+            bar_undo: Vec::new(),
             min_off: vec![0; self.jobs.len()],
             placed: vec![false; self.jobs.len()],
             solution: vec![0; self.jobs.len()],
@@ -203,6 +232,9 @@ impl<'j> Model<'j> {
             s.parts(&whole, &cuts)
         };
         let nodes = budget - s.budget;
+        if std::env::var_os("ARENA_DEBUG").is_some() {
+            eprintln!("solve n={} cap={cap} {order:?} {branch:?} limit={budget} nodes={nodes} found={}", self.jobs.len(), matches!(outcome, Outcome::Found));
+        }
         match outcome {
             Outcome::Found => Found {
                 offsets: Some(s.solution),
@@ -276,6 +308,13 @@ struct Search<'m, 'j> {
     steps: u64,
     rank: Vec<usize>,
     order: Order,
+    branch: Branch,
+    /// For [`Branch::Corner`]: the offset each job is barred from
+    /// (`usize::MAX`: none); it can be placed once its lowest offset rises
+    /// above it.
+    barred: Vec<usize>,
+    /// Undo log of `barred`: (job, old value).
+    bar_undo: Vec<(usize, usize)>,
     /// Each unplaced job's lowest offset: above every placed job live with
     /// it, aligned.
     min_off: Vec<usize>,
@@ -358,6 +397,9 @@ impl Search<'_, '_> {
     }
 
     fn dfs(&mut self, part: &Part, last: (usize, usize)) -> Outcome {
+        if self.branch == Branch::Corner {
+            return self.corner(part);
+        }
         if self.budget == 0 {
             return Outcome::OutOfNodes;
         }
@@ -424,6 +466,127 @@ impl Search<'_, '_> {
             }
         }
         Outcome::NotFound
+    }
+
+    /// A node of [`Branch::Corner`]: the lowest offset `h` an unbarred job
+    /// can take, the earliest section `s` (in the part) where one that can
+    /// take it starts; each of those placed at `h` in turn, then none of
+    /// them (all barred from `h`).
+    fn corner(&mut self, part: &Part) -> Outcome {
+        if self.budget == 0 {
+            return Outcome::OutOfNodes;
+        }
+        self.budget -= 1;
+        let m = self.m;
+        let mut corner = (usize::MAX, usize::MAX);
+        let mut unplaced = false;
+        for &j in &part.jobs {
+            if self.placed[j] {
+                continue;
+            }
+            unplaced = true;
+            let off = self.min_off[j];
+            if off.saturating_add(m.jobs[j].foot) > self.cap {
+                return Outcome::NotFound;
+            }
+            if self.barred[j] == off {
+                continue;
+            }
+            corner = corner.min((off, m.jobs[j].start.max(part.lo)));
+        }
+        self.charge(part.jobs.len());
+        if !unplaced {
+            return Outcome::Found;
+        }
+        let (h, s) = corner;
+        if h == usize::MAX {
+            // Every job left is barred where it could go.
+            return Outcome::NotFound;
+        }
+        let mut here: Vec<(usize, usize)> = part
+            .jobs
+            .iter()
+            .copied()
+            .filter(|&j| {
+                !self.placed[j]
+                    && self.min_off[j] == h
+                    && self.barred[j] != h
+                    && m.jobs[j].start.max(part.lo) == s
+            })
+            .map(|j| (self.rank[j], j))
+            .collect();
+        here.sort_unstable();
+        let most = self.total[part.lo..part.hi]
+            .iter()
+            .copied()
+            .max()
+            .unwrap_or(0);
+        let outside = (h.saturating_add(most) > self.cap).then(|| {
+            self.charge(part.hi - part.lo);
+            Outside::of(&self.total[part.lo..part.hi])
+        });
+        let mut tried: Vec<usize> = Vec::new();
+        for &(rank, j) in &here {
+            if self.budget == 0 {
+                return Outcome::OutOfNodes;
+            }
+            let twin = m.twin[j];
+            self.charge(1 + tried.len());
+            if tried.contains(&twin) {
+                continue;
+            }
+            tried.push(twin);
+            let (outcome, hat) = self.try_place(part, outside.as_ref(), j, h, rank);
+            match outcome {
+                Outcome::NotFound => {}
+                other => return other,
+            }
+            if !hat {
+                // Nothing unplaced meets it: no other choice here helps.
+                return Outcome::NotFound;
+            }
+        }
+        // None of them at `h`: barred from it, and section `s` has a gap
+        // there, so its floor rises to the lowest offset a job left in it
+        // can still take.
+        let bar_mark = self.bar_undo.len();
+        for &(_, j) in &here {
+            self.bar_undo.push((j, self.barred[j]));
+            self.barred[j] = h;
+        }
+        let mut lowest = usize::MAX;
+        for &o in &m.live[s] {
+            if !self.placed[o] {
+                let off = self.min_off[o];
+                let off = if self.barred[o] == off { off + 1 } else { off };
+                lowest = lowest.min(off);
+            }
+        }
+        self.charge(m.live[s].len() + here.len());
+        let floor_mark = self.floor_undo.len();
+        let outcome = if lowest != usize::MAX
+            && lowest > self.floor[s]
+            && lowest.saturating_add(self.total[s]) > self.cap
+        {
+            Outcome::NotFound
+        } else {
+            if lowest != usize::MAX && lowest > self.floor[s] {
+                self.floor_undo.push((s, self.floor[s]));
+                self.floor[s] = lowest;
+            }
+            self.corner(part)
+        };
+        while self.floor_undo.len() > floor_mark {
+            if let Some((s, old)) = self.floor_undo.pop() {
+                self.floor[s] = old;
+            }
+        }
+        while self.bar_undo.len() > bar_mark {
+            if let Some((j, old)) = self.bar_undo.pop() {
+                self.barred[j] = old;
+            }
+        }
+        outcome
     }
 
     /// Places `j` at `off`, searches on, and takes it back. Also says

@@ -87,15 +87,29 @@ fn finds_and_proves_the_optimum_of_small_problems() {
         let (_, slab) = super::super::plan_within("A", &items, 0, 1_000_000, best).unwrap();
         assert_eq!(slab, best, "case {case}: {jobs:?}");
         let model = Model::new(&jobs, sections);
-        for order in ORDERS {
-            let found = model.solve(best, order, 1_000_000);
-            assert!(
-                found.offsets.is_some(),
-                "case {case}: {jobs:?} at {best} ({order:?})"
-            );
+        for (order, branch) in ORDERS
+            .into_iter()
+            .flat_map(|o| [(o, Branch::Offset), (o, Branch::Corner)])
+        {
+            let found = model.solve_by(best, order, branch, 1_000_000);
+            let offsets = found.offsets.unwrap_or_else(|| {
+                panic!("case {case}: {jobs:?} at {best} ({order:?}, {branch:?})")
+            });
+            for (a, ja) in jobs.iter().enumerate() {
+                assert!(offsets[a] + ja.foot <= best && offsets[a] % ja.align == 0);
+                for (b, jb) in jobs.iter().enumerate().skip(a + 1) {
+                    let live = ja.start < jb.end && jb.start < ja.end;
+                    let apart = offsets[a] + ja.foot <= offsets[b]
+                        || offsets[b] + jb.foot <= offsets[a];
+                    assert!(!live || apart, "case {case} ({branch:?}): {a} and {b} overlap");
+                }
+            }
             if best > 1 {
-                let below = model.solve(best - 1, order, 1_000_000);
-                assert!(below.offsets.is_none() && below.proven, "case {case}");
+                let below = model.solve_by(best - 1, order, branch, 1_000_000);
+                assert!(
+                    below.offsets.is_none() && below.proven,
+                    "case {case} ({branch:?})"
+                );
             }
         }
     }
