@@ -171,51 +171,66 @@ fn search_plan(
     let parts = components(&jobs);
     let heights: Vec<usize> = parts
         .iter()
-        .map(|p| p.iter().map(|&j| offsets[jobs[j].item] + jobs[j].foot).max().unwrap_or(0))
+        .map(|p| {
+            p.iter()
+                .map(|&j| offsets[jobs[j].item] + jobs[j].foot)
+                .max()
+                .unwrap_or(0)
+        })
         .collect();
     let bounds: Vec<usize> = parts.iter().map(|p| part_bound(&jobs, p)).collect();
     // No plan is below the highest part's bound: a part at or below it
     // needs no search.
     let floor = bounds.iter().copied().max().unwrap_or(0);
     let aim = target.map_or(floor, |t| t.max(floor));
-    let mut waiting: usize = parts
-        .iter()
-        .zip(&heights)
-        .filter(|&(p, &h)| h > aim && p.len() <= search::MAX_JOBS)
-        .map(|(p, _)| p.len())
-        .sum();
+    let mut heights = heights;
+    // Each part's next round: a later pass goes on where the last stopped.
+    let mut next = vec![0usize; parts.len()];
     let mut left = budget;
     let mut changed = false;
-    // The smaller parts first: what they leave of their share goes to the
-    // larger ones.
-    let mut by_size: Vec<usize> = (0..parts.len()).collect();
-    by_size.sort_by_key(|&p| (parts[p].len(), p));
-    for p in by_size {
-        let (part, height, bound) = (&parts[p], heights[p], bounds[p]);
-        if height <= aim || part.len() > search::MAX_JOBS {
-            continue;
-        }
-        // The budget shared in proportion to the buffers still waiting.
-        let share = ((left as u128 * part.len() as u128) / waiting.max(1) as u128) as u64;
-        waiting -= part.len();
-        let first = part.iter().map(|&j| jobs[j].start).min().unwrap_or(0);
-        let last = part.iter().map(|&j| jobs[j].end).max().unwrap_or(0);
-        let local: Vec<search::Job> = part
-            .iter()
-            .map(|&j| search::Job {
-                start: jobs[j].start - first,
-                end: jobs[j].end - first,
-                ..jobs[j]
-            })
+    for _pass in 0..PASSES {
+        // The smaller parts first: what they leave of their share goes to
+        // the larger ones, and what a pass leaves to the parts still above
+        // the aim in the next.
+        let mut pending: Vec<usize> = (0..parts.len())
+            .filter(|&p| heights[p] > aim && parts[p].len() <= search::MAX_JOBS)
             .collect();
-        // Below the highest part's bound is no use: the search aims there.
-        let (found, used) =
-            search_part(&local, last - first, bound.max(aim), height, share, Some(aim));
-        left = left.saturating_sub(used);
-        if let Some((off, _)) = found {
-            changed = true;
-            for (j, o) in local.iter().zip(off) {
-                offsets[j.item] = o;
+        if pending.is_empty() || left == 0 {
+            break;
+        }
+        pending.sort_by_key(|&p| (parts[p].len(), p));
+        let mut waiting: usize = pending.iter().map(|&p| parts[p].len()).sum();
+        for p in pending {
+            let part = &parts[p];
+            let share = ((left as u128 * part.len() as u128) / waiting.max(1) as u128) as u64;
+            waiting -= part.len();
+            let first = part.iter().map(|&j| jobs[j].start).min().unwrap_or(0);
+            let last = part.iter().map(|&j| jobs[j].end).max().unwrap_or(0);
+            let local: Vec<search::Job> = part
+                .iter()
+                .map(|&j| search::Job {
+                    start: jobs[j].start - first,
+                    end: jobs[j].end - first,
+                    ..jobs[j]
+                })
+                .collect();
+            // Below the highest part's bound is no use: the search aims there.
+            let (found, used, round) = search_part(
+                &local,
+                last - first,
+                bounds[p].max(aim),
+                heights[p],
+                (share, next[p]),
+                Some(aim),
+            );
+            next[p] = round;
+            left = left.saturating_sub(used);
+            if let Some((off, height)) = found {
+                changed = true;
+                heights[p] = height;
+                for (j, o) in local.iter().zip(off) {
+                    offsets[j.item] = o;
+                }
             }
         }
     }
@@ -256,7 +271,12 @@ fn components(jobs: &[search::Job]) -> Vec<Vec<usize>> {
 fn part_bound(jobs: &[search::Job], part: &[usize]) -> usize {
     let mut events: Vec<(usize, bool, usize)> = part
         .iter()
-        .flat_map(|&j| [(jobs[j].start, true, jobs[j].foot), (jobs[j].end, false, jobs[j].foot)])
+        .flat_map(|&j| {
+            [
+                (jobs[j].start, true, jobs[j].foot),
+                (jobs[j].end, false, jobs[j].foot),
+            ]
+        })
         .collect();
     // Ends before starts at one boundary: `[start, end)`.
     events.sort_unstable_by_key(|&(t, start, _)| (t, start));
@@ -273,16 +293,16 @@ fn part_bound(jobs: &[search::Job], part: &[usize]) -> usize {
 }
 
 /// The search of one part (its jobs in its own sections), from a plan of
-/// height `height`, with `budget` nodes: its better plan if any, and the
-/// nodes it used.
+/// height `height`, with `budget` nodes from round `budget.1` on: its
+/// better plan if any, the nodes it used and the round to go on from.
 fn search_part(
     jobs: &[search::Job],
     sections: usize,
     bound: usize,
     height: usize,
-    budget: u64,
+    budget: (u64, usize),
     target: Option<usize>,
-) -> (Option<(Vec<usize>, usize)>, u64) {
+) -> (Option<(Vec<usize>, usize)>, u64, usize) {
     // The search recurses once per buffer placed: it runs on a thread of
     // its own with room for that; where no thread can be made, greedy's
     // plan stands.
@@ -290,12 +310,35 @@ fn search_part(
         std::thread::Builder::new()
             .name("arena-plan-search".into())
             .stack_size(SEARCH_STACK)
-            .spawn_scoped(scope, || rounds(jobs, sections, bound, height, budget, target))
+            .spawn_scoped(scope, || {
+                rounds(jobs, sections, bound, height, budget, target)
+            })
             .ok()
             .and_then(|h| h.join().ok())
-            .unwrap_or((None, 0))
+            .unwrap_or((None, 0, budget.1))
     })
 }
+
+/// The short runs of the corner search a round makes on a perfect packing.
+const RESTARTS: usize = 32;
+
+/// The Luby sequence (1, 1, 2, 1, 1, 2, 4, 1, ...), `i` from 1: the lengths
+/// of restarts that lose at most a log factor against the best fixed length
+/// (Luby, Sinclair and Zuckerman 1993).
+fn luby(i: usize) -> u64 {
+    let mut i = i as u64;
+    loop {
+        // The smallest k with i <= 2^k - 1.
+        let k = 64 - i.leading_zeros() as u64;
+        if i == (1u64 << k) - 1 {
+            return 1u64 << (k - 1);
+        }
+        i -= (1u64 << (k - 1)) - 1;
+    }
+}
+
+/// How many times the parts still above the aim share what budget is left.
+const PASSES: usize = 4;
 
 /// The distinct phase boundaries of `items` (each one's first phase and the
 /// phase after its last), ascending: between two of them, the same buffers
@@ -332,9 +375,9 @@ fn rounds(
     sections: usize,
     bound: usize,
     slab: usize,
-    budget: u64,
+    (budget, first_round): (u64, usize),
     target: Option<usize>,
-) -> (Option<(Vec<usize>, usize)>, u64) {
+) -> (Option<(Vec<usize>, usize)>, u64, usize) {
     // Every height is a multiple of the sizes' and alignments' common
     // divisor: heights are counted in that unit.
     let unit = jobs
@@ -353,19 +396,40 @@ fn rounds(
         ruled_out: bound,
         best: None,
     };
-    let mut limit = 2 * jobs.len() as u64;
-    'rounds: for round in 0usize.. {
-        // A perfect packing (every span of time as full as the bound) has no
-        // byte to waste: the corner search, where a gap ends a branch at
-        // once; else MiniMalloc's.
-        let branch = if r.model.tight(bound * unit) {
-            search::Branch::Corner
+    let mut limit = (2 * jobs.len() as u64).saturating_mul(1u64 << first_round.min(40));
+    let mut round = first_round;
+    'rounds: loop {
+        if r.model.tight(bound * unit) {
+            // A perfect packing (every span of time exactly as full as the
+            // bound) has no byte to waste: the corner search, where a gap
+            // ends a branch at once. Its plans are found by short runs or
+            // not at all, so many short runs in shuffled orders (run `i`
+            // of the round `luby(i)` times 2n nodes long), and the three
+            // orders at the round's limit.
+            let unit_limit = 2 * jobs.len() as u64;
+            for i in 0..RESTARTS {
+                let seed = (round * RESTARTS + i) as u64;
+                let order = search::Order::Shuffled(seed);
+                let run = unit_limit.saturating_mul(luby(i + 1));
+                if r.ruled_out == bound && r.attempt(bound, order, search::Branch::Corner, run).done
+                {
+                    break 'rounds;
+                }
+            }
+            for order in search::ORDERS {
+                if r.ruled_out == bound
+                    && r.attempt(bound, order, search::Branch::Corner, limit).done
+                {
+                    break 'rounds;
+                }
+            }
         } else {
-            search::Branch::Offset
-        };
-        for order in search::ORDERS {
-            if r.ruled_out == bound && r.attempt(bound, order, branch, limit).done {
-                break 'rounds;
+            for order in search::ORDERS {
+                if r.ruled_out == bound
+                    && r.attempt(bound, order, search::Branch::Offset, limit).done
+                {
+                    break 'rounds;
+                }
             }
         }
         if let Some(t) = r
@@ -398,8 +462,9 @@ fn rounds(
             break;
         }
         limit = limit.saturating_mul(2);
+        round += 1;
     }
-    (r.best, budget - r.left)
+    (r.best, budget - r.left, round + 1)
 }
 
 /// The state of [`rounds`]: heights in its unit, but for the plans' own.

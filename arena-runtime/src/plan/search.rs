@@ -59,6 +59,9 @@ pub(crate) enum Order {
     Wat,
     Taw,
     Twa,
+    /// A shuffled order (the seed's), for the short runs of the corner
+    /// search on a perfect packing: W and A break its ties.
+    Shuffled(u64),
 }
 
 /// The orders tried in turn.
@@ -187,12 +190,7 @@ impl<'j> Model<'j> {
     }
 
     /// Looks for offsets with every buffer below `cap`, within `budget`
-    /// nodes, ties broken by `order`.
-    pub(crate) fn solve(&self, cap: usize, order: Order, budget: u64) -> Found {
-        self.solve_by(cap, order, Branch::Offset, budget)
-    }
-
-    /// [`Model::solve`], each node branching as `branch` says.
+    /// nodes, ties broken by `order`, each node branching as `branch` says.
     pub(crate) fn solve_by(&self, cap: usize, order: Order, branch: Branch, budget: u64) -> Found {
         let mut s = Search {
             m: self,
@@ -232,9 +230,6 @@ impl<'j> Model<'j> {
             s.parts(&whole, &cuts)
         };
         let nodes = budget - s.budget;
-        if std::env::var_os("ARENA_DEBUG").is_some() {
-            eprintln!("solve n={} cap={cap} {order:?} {branch:?} limit={budget} nodes={nodes} found={}", self.jobs.len(), matches!(outcome, Outcome::Found));
-        }
         match outcome {
             Outcome::Found => Found {
                 offsets: Some(s.solution),
@@ -271,6 +266,10 @@ fn ranked(jobs: &[Job], totals: &[usize], order: Order, subset: &[usize]) -> Vec
             Order::Wat => [w, a, t],
             Order::Taw => [t, a, w],
             Order::Twa => [t, w, a],
+            Order::Shuffled(seed) => {
+                let r = super::greedy::mix(seed, j as u64) as u128;
+                [r % 1_000_003, w, a]
+            }
         }
     };
     let mut by = subset.to_vec();

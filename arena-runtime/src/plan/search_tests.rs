@@ -99,9 +99,12 @@ fn finds_and_proves_the_optimum_of_small_problems() {
                 assert!(offsets[a] + ja.foot <= best && offsets[a] % ja.align == 0);
                 for (b, jb) in jobs.iter().enumerate().skip(a + 1) {
                     let live = ja.start < jb.end && jb.start < ja.end;
-                    let apart = offsets[a] + ja.foot <= offsets[b]
-                        || offsets[b] + jb.foot <= offsets[a];
-                    assert!(!live || apart, "case {case} ({branch:?}): {a} and {b} overlap");
+                    let apart =
+                        offsets[a] + ja.foot <= offsets[b] || offsets[b] + jb.foot <= offsets[a];
+                    assert!(
+                        !live || apart,
+                        "case {case} ({branch:?}): {a} and {b} overlap"
+                    );
                 }
             }
             if best > 1 {
