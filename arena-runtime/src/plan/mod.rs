@@ -218,7 +218,7 @@ fn search_plan(
             let (found, used, round) = search_part(
                 &local,
                 last - first,
-                bounds[p].max(aim),
+                bounds[p].max(floor),
                 heights[p],
                 (share, next[p]),
                 Some(aim),
@@ -398,8 +398,10 @@ fn rounds(
     };
     let mut limit = (2 * jobs.len() as u64).saturating_mul(1u64 << first_round.min(40));
     let mut round = first_round;
+    let tight = r.model.tight(bound * unit);
     'rounds: loop {
-        if r.model.tight(bound * unit) {
+        let before = r.left;
+        if tight {
             // A perfect packing (every span of time exactly as full as the
             // bound) has no byte to waste: the corner search, where a gap
             // ends a branch at once. Its plans are found by short runs or
@@ -443,13 +445,20 @@ fn rounds(
             }
         }
         // The bisection: one order a round, in turn, a quarter of the
-        // limit an attempt, the limit in all.
+        // limit an attempt, the limit in all (or, where that is more, as
+        // much as the round spent at the bound, so that a perfect packing
+        // whose bound stays out of reach still gets a plan close to it).
         let order = search::ORDERS[round % search::ORDERS.len()];
         let mut lo = r.ruled_out;
         let mut spent = 0;
-        while lo < r.height() && spent < limit {
+        let share = if tight {
+            limit.max(before - r.left)
+        } else {
+            limit
+        };
+        while lo < r.height() && spent < share {
             let cap = lo + (r.height() - 1 - lo) / 2;
-            let tried = r.attempt(cap, order, search::Branch::Offset, limit / 4);
+            let tried = r.attempt(cap, order, search::Branch::Offset, share / 4);
             if tried.done {
                 break 'rounds;
             }
