@@ -16,7 +16,10 @@
 //! (Moffitt, ASPLOS 2023): each buffer at its lowest offset, taken in order
 //! of offset, with section inference, dominance and decomposition (the
 //! search module's documentation has each rule), in rounds of doubling node
-//! limits over three tie-break orders. [`Problem`] reads and writes
+//! limits over three tie-break orders. The independent parts of a problem
+//! (runs of time no buffer crosses) are searched apart. A perfect packing
+//! (every phase as full as the bound) is searched by corners instead, in
+//! many short runs of shuffled orders. [`Problem`] reads and writes
 //! MiniMalloc's CSV form, what the `arena-plan` binary plans.
 
 use crate::error::SizeError;
@@ -73,7 +76,16 @@ const fn align_up(x: usize, align: usize) -> Option<usize> {
 /// asks first at the bound, then by bisection between the lowest height not
 /// ruled out and the best plan so far, in rounds whose node limit doubles,
 /// with three tie-break orders (by lifetime, bytes x lifetime and the
-/// busiest time a buffer is live in) in turn.
+/// busiest time a buffer is live in) in turn. Where no buffer crosses a
+/// phase boundary the two sides are independent parts, each searched on
+/// its own (the smaller first; the budget shared in proportion to their
+/// buffers, what one leaves going to the others) down to the highest
+/// part's bound. A part whose every phase is exactly as full as the bound
+/// (a perfect packing, where no byte may be wasted) is asked at the bound
+/// by the corner search: the lowest free offset and the earliest phase
+/// there, one of the buffers that can start there or none; in 32 short runs
+/// a round, of shuffled orders and Luby's lengths, since such a plan is
+/// found by a short run or hardly at all.
 ///
 /// Deterministic: the budget counts the search's work, never time, so the
 /// same items give the same offsets on every machine. A node is one
@@ -83,8 +95,9 @@ const fn align_up(x: usize, align: usize) -> Option<usize> {
 /// at least 35,000 nodes a second on 2,048 buffers that all meet, where
 /// uncounted work made a node cost up to 6 ms). Never above
 /// [`plan_offsets`]'s plan; a plan at the bound ends the search at once. A
-/// budget of 0 is [`plan_offsets`]; above 2,048 non-empty buffers the
-/// search is not run (its depth is the number of buffers).
+/// budget of 0 is [`plan_offsets`]; a part of more than 2,048 non-empty
+/// buffers keeps greedy's offsets (the search's depth is the number of
+/// buffers, and its model quadratic in them).
 ///
 /// ```
 /// use arena_runtime::plan::{Item, plan_offsets, plan_with_budget};

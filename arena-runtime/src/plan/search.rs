@@ -24,6 +24,14 @@
 //!   that solves MiniMalloc's problem E here: BENCHMARKS.md).
 //! - Buffers of equal interval, size and alignment are interchangeable:
 //!   only the first at each node is tried.
+//! - **Corners** ([`Branch::Corner`], for perfect packings): a node takes
+//!   the lowest offset any buffer can take and the earliest section where
+//!   one can, and tries each buffer that starts there, then none of them
+//!   (each barred from that offset until its lowest offset rises; the
+//!   section's floor rises past the gap). Buffers at one offset are so
+//!   placed in order of time, and a node branches over one corner's
+//!   buffers, not over every buffer at the lowest offsets. Where no byte
+//!   may be wasted, "none" fails at once.
 //!
 //! Deterministic: the search counts nodes, not time, and its order depends
 //! only on the items and the [`Order`].
