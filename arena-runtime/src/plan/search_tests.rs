@@ -96,7 +96,7 @@ fn finds_and_proves_the_optimum_of_small_problems() {
                 panic!("case {case}: {jobs:?} at {best} ({order:?}, {branch:?})")
             });
             for (a, ja) in jobs.iter().enumerate() {
-                assert!(offsets[a] + ja.foot <= best && offsets[a] % ja.align == 0);
+                assert!(offsets[a] + ja.foot <= best && offsets[a].is_multiple_of(ja.align));
                 for (b, jb) in jobs.iter().enumerate().skip(a + 1) {
                     let live = ja.start < jb.end && jb.start < ja.end;
                     let apart =
