@@ -96,8 +96,9 @@ const fn align_up(x: usize, align: usize) -> Option<usize> {
 /// uncounted work made a node cost up to 6 ms). Never above
 /// [`plan_offsets`]'s plan; a plan at the bound ends the search at once. A
 /// budget of 0 is [`plan_offsets`]; a part of more than 2,048 non-empty
-/// buffers keeps greedy's offsets (the search's depth is the number of
-/// buffers, and its model quadratic in them).
+/// buffers (8,192 for a perfect packing) keeps greedy's offsets (the
+/// search's depth is the number of buffers, and a node scans the part's
+/// buffers).
 ///
 /// ```
 /// use arena_runtime::plan::{Item, plan_offsets, plan_with_budget};
@@ -191,7 +192,8 @@ fn search_plan(
                 .unwrap_or(0)
         })
         .collect();
-    let bounds: Vec<usize> = parts.iter().map(|p| part_bound(&jobs, p)).collect();
+    let (bounds, perfect): (Vec<usize>, Vec<bool>) =
+        parts.iter().map(|p| part_bound(&jobs, p)).unzip();
     // No plan is below the highest part's bound: a part at or below it
     // needs no search.
     let floor = bounds.iter().copied().max().unwrap_or(0);
@@ -206,7 +208,7 @@ fn search_plan(
         // the larger ones, and what a pass leaves to the parts still above
         // the aim in the next.
         let mut pending: Vec<usize> = (0..parts.len())
-            .filter(|&p| heights[p] > aim && parts[p].len() <= search::MAX_JOBS)
+            .filter(|&p| heights[p] > aim && parts[p].len() <= max_jobs(perfect[p]))
             .collect();
         if pending.is_empty() || left == 0 {
             break;
@@ -280,8 +282,9 @@ fn components(jobs: &[search::Job]) -> Vec<Vec<usize>> {
     out
 }
 
-/// The busiest section of a part: the bytes live in it.
-fn part_bound(jobs: &[search::Job], part: &[usize]) -> usize {
+/// The busiest section of a part (the bytes live in it), and whether every
+/// section of the part holds that much (a perfect packing at its bound).
+fn part_bound(jobs: &[search::Job], part: &[usize]) -> (usize, bool) {
     let mut events: Vec<(usize, bool, usize)> = part
         .iter()
         .flat_map(|&j| {
@@ -293,16 +296,34 @@ fn part_bound(jobs: &[search::Job], part: &[usize]) -> usize {
         .collect();
     // Ends before starts at one boundary: `[start, end)`.
     events.sort_unstable_by_key(|&(t, start, _)| (t, start));
-    let (mut live, mut most) = (0usize, 0usize);
-    for (_, start, foot) in events {
+    let (mut live, mut most, mut least) = (0usize, 0usize, usize::MAX);
+    for (k, &(t, start, foot)) in events.iter().enumerate() {
         if start {
             live = live.saturating_add(foot);
-            most = most.max(live);
         } else {
             live -= foot;
         }
+        // The load from `t` to the next event, where time goes on.
+        if let Some(&(next, _, _)) = events.get(k + 1)
+            && next > t
+        {
+            most = most.max(live);
+            least = least.min(live);
+        }
     }
-    most
+    (most, least == most)
+}
+
+/// The most buffers of a part the search runs on: more for a perfect
+/// packing, where the corner search finds its plans in short runs, than
+/// for any other part, where a node's work grows with the part and the
+/// budget runs out before a plan of that depth is done.
+const fn max_jobs(perfect: bool) -> usize {
+    if perfect {
+        search::MAX_JOBS
+    } else {
+        search::MAX_JOBS / 4
+    }
 }
 
 /// The search of one part (its jobs in its own sections), from a plan of
@@ -322,7 +343,7 @@ fn search_part(
     std::thread::scope(|scope| {
         std::thread::Builder::new()
             .name("arena-plan-search".into())
-            .stack_size(SEARCH_STACK)
+            .stack_size(SEARCH_STACK + jobs.len() * SEARCH_STACK_PER_JOB)
             .spawn_scoped(scope, || {
                 rounds(jobs, sections, bound, height, budget, target)
             })
@@ -371,9 +392,12 @@ fn boundary(times: &[u128], t: u128) -> usize {
     times.binary_search(&t).unwrap_or(0)
 }
 
-/// The search thread's stack: room for two frames a buffer at
-/// [`search::MAX_JOBS`] buffers, unoptimised builds included.
-const SEARCH_STACK: usize = 64 << 20;
+/// The search thread's stack: a base, and room for the frames of each
+/// buffer of the part (the search recurses once per buffer placed, and
+/// once per corner left empty), unoptimised builds included. Reserved, and
+/// only touched as deep as the search goes.
+const SEARCH_STACK: usize = 16 << 20;
+const SEARCH_STACK_PER_JOB: usize = 32 << 10;
 
 /// The search's rounds over `jobs` (`sections` spans of time) from a plan
 /// of height `slab`: the best plan found below it (offsets by job, height),

@@ -90,9 +90,10 @@ pub(crate) enum Branch {
     Corner,
 }
 
-/// Above this many jobs the search is not run (its depth is the number of
-/// buffers).
-pub(crate) const MAX_JOBS: usize = 2_048;
+/// Above this many jobs in one part the search is not run: its depth is the
+/// number of buffers, its model holds every pair live together, and a node
+/// scans the part's buffers.
+pub(crate) const MAX_JOBS: usize = 8_192;
 
 /// The work one node of the budget pays for: a node is one buffer placed
 /// (or one candidate examined), and every `STEPS_PER_NODE` elementary steps
@@ -146,26 +147,30 @@ impl<'j> Model<'j> {
                 *c += 1;
             }
         }
-        let overlaps = jobs
-            .iter()
-            .enumerate()
-            .map(|(i, a)| {
-                (0..jobs.len())
-                    .filter(|&j| j != i && a.start < jobs[j].end && jobs[j].start < a.end)
-                    .collect()
-            })
-            .collect();
+        // The pairs live together, by a sweep in order of start: each job
+        // meets the jobs still live when it starts.
+        let mut overlaps: Vec<Vec<usize>> = vec![Vec::new(); jobs.len()];
+        let mut by_start: Vec<usize> = (0..jobs.len()).collect();
+        by_start.sort_by_key(|&j| (jobs[j].start, j));
+        let mut active: Vec<usize> = Vec::new();
+        for &j in &by_start {
+            let start = jobs[j].start;
+            active.retain(|&a| jobs[a].end > start);
+            for &a in &active {
+                overlaps[a].push(j);
+                overlaps[j].push(a);
+            }
+            active.push(j);
+        }
+        for o in &mut overlaps {
+            o.sort_unstable();
+        }
+        let mut first: std::collections::HashMap<(usize, usize, usize, usize), usize> =
+            std::collections::HashMap::new();
         let twin = jobs
             .iter()
             .enumerate()
-            .map(|(i, a)| {
-                jobs[..i]
-                    .iter()
-                    .position(|b| {
-                        (b.start, b.end, b.foot, b.align) == (a.start, a.end, a.foot, a.align)
-                    })
-                    .unwrap_or(i)
-            })
+            .map(|(i, a)| *first.entry((a.start, a.end, a.foot, a.align)).or_insert(i))
             .collect();
         Model {
             jobs,
@@ -208,6 +213,8 @@ impl<'j> Model<'j> {
             rank: self.ranks(order),
             order,
             branch,
+            perfect: branch == Branch::Corner && self.tight(cap),
+            reach: vec![false; self.sections + 1],
             barred: vec![usize::MAX; self.jobs.len()],
             bar_undo: Vec::new(),
             min_off: vec![0; self.jobs.len()],
@@ -316,6 +323,11 @@ struct Search<'m, 'j> {
     rank: Vec<usize>,
     order: Order,
     branch: Branch,
+    /// A perfect packing (every section exactly `cap` full): every run of
+    /// sections at the lowest offset must be covered there end to end.
+    perfect: bool,
+    /// Scratch of [`Search::runs_covered`]: the boundaries reached.
+    reach: Vec<bool>,
     /// For [`Branch::Corner`]: the offset each job is barred from
     /// (`usize::MAX`: none); it can be placed once its lowest offset rises
     /// above it.
@@ -510,6 +522,9 @@ impl Search<'_, '_> {
             // Every job left is barred where it could go.
             return Outcome::NotFound;
         }
+        if self.perfect && !self.runs_covered(part, h) {
+            return Outcome::NotFound;
+        }
         let mut here: Vec<(usize, usize)> = part
             .jobs
             .iter()
@@ -594,6 +609,58 @@ impl Search<'_, '_> {
             }
         }
         outcome
+    }
+
+    /// In a perfect packing, whether every run of sections of `part` whose
+    /// floor is the lowest offset `h` can be covered at `h` end to end by
+    /// buffers that can go there: no byte may stay free, and a buffer
+    /// placed at `h` lies within one run (its offset is the highest floor
+    /// under it). Runs are independent, so one that cannot be covered ends
+    /// the branch at once, not after every choice made in the runs before
+    /// it.
+    fn runs_covered(&mut self, part: &Part, h: usize) -> bool {
+        let m = self.m;
+        let mut steps = part.hi - part.lo;
+        let mut ok = true;
+        let mut a = part.lo;
+        while a < part.hi {
+            if self.floor[a] != h || self.total[a] == 0 {
+                a += 1;
+                continue;
+            }
+            let mut b = a;
+            while b < part.hi && self.floor[b] == h && self.total[b] > 0 {
+                b += 1;
+            }
+            // Boundaries `a..=b` of the run; from `a`, each buffer that
+            // starts at a reached boundary and ends inside the run.
+            self.reach[a..=b].fill(false);
+            self.reach[a] = true;
+            for x in a..b {
+                if !self.reach[x] {
+                    continue;
+                }
+                for &j in &m.live[x] {
+                    steps += 1;
+                    let job = &m.jobs[j];
+                    if job.start == x
+                        && job.end <= b
+                        && !self.placed[j]
+                        && self.min_off[j] == h
+                        && self.barred[j] != h
+                    {
+                        self.reach[job.end] = true;
+                    }
+                }
+            }
+            if !self.reach[b] {
+                ok = false;
+                break;
+            }
+            a = b;
+        }
+        self.charge(steps);
+        ok
     }
 
     /// Places `j` at `off`, searches on, and takes it back. Also says
