@@ -116,3 +116,13 @@ fn independent_strips_past_2048_buffers_are_planned_at_the_optimum() {
     check(&items, &off, slab);
     assert_eq!(slab, HEIGHT, "greedy {greedy}");
 }
+
+/// One perfect packing of more than 2,048 buffers, no strips: searched as a
+/// whole (a perfect packing's part may hold up to 8,192).
+#[test]
+fn one_tiling_of_2500_buffers_is_planned_at_the_optimum() {
+    let items = tiling(2_500, 1, 11);
+    let (off, slab) = plan_with_budget("T", &items, 0, 250_000).unwrap();
+    check(&items, &off, slab);
+    assert_eq!(slab, HEIGHT);
+}
