@@ -459,7 +459,7 @@ fn check_field(m: &Model, f: &Field, errs: &mut Errors) {
         (Some(d), false) if buffer => errs.at(
             syn::spanned::Spanned::span(f.ty),
             format!(
-                "field `{}` has a dtype chosen at run time (`dtype = {}`): give it type `arena::DynBytes`, which holds its bytes and its dtype",
+                "field `{}` has a dtype chosen at run time (`dtype = {}`): give it type `arena::DynBytes` (spelled so: the derive reads the type's name), which holds its bytes and its dtype",
                 f.name(),
                 d.text
             ),

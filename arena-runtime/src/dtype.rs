@@ -265,6 +265,33 @@ mod tests {
     use super::*;
 
     #[test]
+    fn poison_is_a_nan_of_each_float_with_one_and_0xa5_else() {
+        use half::{bf16, f16};
+        let nan32 = f32::from_le_bytes(DType::F32.poison().try_into().unwrap());
+        let nan64 = f64::from_le_bytes(DType::F64.poison().try_into().unwrap());
+        let b16 = bf16::from_le_bytes(DType::BF16.poison().try_into().unwrap());
+        let h16 = f16::from_le_bytes(DType::F16.poison().try_into().unwrap());
+        assert!(nan32.is_nan() && nan64.is_nan() && b16.is_nan() && h16.is_nan());
+        // FP8 E4M3: S.1111.111; E5M2: S.11111.10; E8M0: 0xFF.
+        assert_eq!(DType::F8E4M3.poison(), [0x7F]);
+        assert_eq!(DType::F8E5M2.poison(), [0x7E]);
+        assert_eq!(DType::E8M0.poison(), [0xFF]);
+        for d in DType::ALL {
+            assert_eq!(DType::from_name(d.name()), Some(d));
+            if !d.is_float() || d == DType::F4E2M1x2 {
+                assert_eq!(d.poison(), [0xA5], "{d}");
+            } else {
+                assert_eq!(d.poison().len(), d.bytes(), "{d}");
+            }
+        }
+        assert_eq!(
+            DType::from_name("bfloat16"),
+            None,
+            "the derive's names only"
+        );
+    }
+
+    #[test]
     fn names_sizes_and_spellings() {
         for d in DType::ALL {
             assert_eq!(d.name().parse::<DType>(), Ok(d));
