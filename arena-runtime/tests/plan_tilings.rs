@@ -126,3 +126,26 @@ fn one_tiling_of_2500_buffers_is_planned_at_the_optimum() {
     check(&items, &off, slab);
     assert_eq!(slab, HEIGHT);
 }
+
+/// Small perfect packings of every seed, aligned to the cut step or not:
+/// always planned at the optimum, and soundly.
+#[test]
+fn small_tilings_of_every_seed_are_planned_at_the_optimum() {
+    for seed in 0..300u64 {
+        let mut rng = Rng(seed);
+        let n = 2 + rng.below(60);
+        let strips = 1 + rng.below(3);
+        let mut items = tiling(n, strips, seed);
+        let align = [1, 16, 1024][rng.below(3)];
+        for it in &mut items {
+            it.align = align;
+        }
+        let (off, slab) = plan_with_budget("T", &items, 0, 100_000).unwrap();
+        check(&items, &off, slab);
+        assert!(
+            off.iter().all(|o| o.is_multiple_of(align)),
+            "seed {seed}: unaligned"
+        );
+        assert_eq!(slab, HEIGHT, "seed {seed}: {n} buffers in {strips} strips");
+    }
+}
