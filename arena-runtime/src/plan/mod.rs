@@ -198,58 +198,37 @@ fn search_plan(
     // needs no search.
     let floor = bounds.iter().copied().max().unwrap_or(0);
     let aim = target.map_or(floor, |t| t.max(floor));
-    let mut heights = heights;
-    // Each part's next round: a later pass goes on where the last stopped.
-    let mut next = vec![0usize; parts.len()];
-    let mut left = budget;
-    let mut changed = false;
-    for _pass in 0..PASSES {
-        // The smaller parts first: what they leave of their share goes to
-        // the larger ones, and what a pass leaves to the parts still above
-        // the aim in the next.
-        let mut pending: Vec<usize> = (0..parts.len())
-            .filter(|&p| heights[p] > aim && parts[p].len() <= max_jobs(perfect[p]))
-            .collect();
-        if pending.is_empty() || left == 0 {
-            break;
+    // The search recurses once per buffer placed: it runs on a thread of
+    // its own with room for that (one for every part); where no thread can
+    // be made, greedy's plan stands.
+    let largest = (0..parts.len())
+        .filter(|&p| heights[p] > aim && parts[p].len() <= max_jobs(perfect[p]))
+        .map(|p| parts[p].len())
+        .max();
+    let Some(largest) = largest else {
+        return Ok((offsets, slab));
+    };
+    let search = Parts {
+        jobs: &jobs,
+        parts: &parts,
+        bounds: &bounds,
+        perfect: &perfect,
+        floor,
+        aim,
+    };
+    let placed = std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("arena-plan-search".into())
+            .stack_size(SEARCH_STACK + largest * SEARCH_STACK_PER_JOB)
+            .spawn_scoped(scope, || search.run(heights, budget))
+            .ok()
+            .and_then(|h| h.join().ok())
+            .unwrap_or_default()
+    });
+    if !placed.is_empty() {
+        for (item, o) in placed {
+            offsets[item] = o;
         }
-        pending.sort_by_key(|&p| (parts[p].len(), p));
-        let mut waiting: usize = pending.iter().map(|&p| parts[p].len()).sum();
-        for p in pending {
-            let part = &parts[p];
-            let share = ((left as u128 * part.len() as u128) / waiting.max(1) as u128) as u64;
-            waiting -= part.len();
-            let first = part.iter().map(|&j| jobs[j].start).min().unwrap_or(0);
-            let last = part.iter().map(|&j| jobs[j].end).max().unwrap_or(0);
-            let local: Vec<search::Job> = part
-                .iter()
-                .map(|&j| search::Job {
-                    start: jobs[j].start - first,
-                    end: jobs[j].end - first,
-                    ..jobs[j]
-                })
-                .collect();
-            // Below the highest part's bound is no use: the search aims there.
-            let (found, used, round) = search_part(
-                &local,
-                last - first,
-                bounds[p].max(floor),
-                heights[p],
-                (share, next[p]),
-                Some(aim),
-            );
-            next[p] = round;
-            left = left.saturating_sub(used);
-            if let Some((off, height)) = found {
-                changed = true;
-                heights[p] = height;
-                for (j, o) in local.iter().zip(off) {
-                    offsets[j.item] = o;
-                }
-            }
-        }
-    }
-    if changed {
         // Each part's plan is below its greedy height, so the whole is too.
         slab = jobs
             .iter()
@@ -258,6 +237,77 @@ fn search_plan(
             .unwrap_or(0);
     }
     Ok((offsets, slab))
+}
+
+/// The independent parts of a problem, for their search.
+struct Parts<'a> {
+    jobs: &'a [search::Job],
+    parts: &'a [Vec<usize>],
+    /// Each part's busiest section's bytes.
+    bounds: &'a [usize],
+    /// Whether each part is a perfect packing at its bound.
+    perfect: &'a [bool],
+    /// The highest part's bound: no plan is lower.
+    floor: usize,
+    /// The height to reach: the floor, or a capacity above it.
+    aim: usize,
+}
+
+impl Parts<'_> {
+    /// Searches the parts above the aim (`heights`: each part's plan's),
+    /// with `budget` nodes in all: the offsets found, by item.
+    fn run(&self, mut heights: Vec<usize>, budget: u64) -> Vec<(usize, usize)> {
+        let (jobs, parts) = (self.jobs, self.parts);
+        let mut placed = Vec::new();
+        // Each part's next round: a later pass goes on where the last stopped.
+        let mut next = vec![0usize; parts.len()];
+        let mut left = budget;
+        for _pass in 0..PASSES {
+            // The smaller parts first: what they leave of their share goes
+            // to the larger ones, and what a pass leaves to the parts still
+            // above the aim in the next.
+            let mut pending: Vec<usize> = (0..parts.len())
+                .filter(|&p| heights[p] > self.aim && parts[p].len() <= max_jobs(self.perfect[p]))
+                .collect();
+            if pending.is_empty() || left == 0 {
+                break;
+            }
+            pending.sort_by_key(|&p| (parts[p].len(), p));
+            let mut waiting: usize = pending.iter().map(|&p| parts[p].len()).sum();
+            for p in pending {
+                let part = &parts[p];
+                let share = ((left as u128 * part.len() as u128) / waiting.max(1) as u128) as u64;
+                waiting -= part.len();
+                let first = part.iter().map(|&j| jobs[j].start).min().unwrap_or(0);
+                let last = part.iter().map(|&j| jobs[j].end).max().unwrap_or(0);
+                let local: Vec<search::Job> = part
+                    .iter()
+                    .map(|&j| search::Job {
+                        start: jobs[j].start - first,
+                        end: jobs[j].end - first,
+                        ..jobs[j]
+                    })
+                    .collect();
+                // Below the highest part's bound is no use: the search
+                // starts there.
+                let (found, used, round) = rounds(
+                    &local,
+                    last - first,
+                    self.bounds[p].max(self.floor),
+                    heights[p],
+                    (share, next[p]),
+                    Some(self.aim),
+                );
+                next[p] = round;
+                left = left.saturating_sub(used);
+                if let Some((off, height)) = found {
+                    heights[p] = height;
+                    placed.extend(local.iter().zip(off).map(|(j, o)| (j.item, o)));
+                }
+            }
+        }
+        placed
+    }
 }
 
 /// The jobs of each independent part of `jobs`: runs of time no job
@@ -324,33 +374,6 @@ const fn max_jobs(perfect: bool) -> usize {
     } else {
         search::MAX_JOBS / 4
     }
-}
-
-/// The search of one part (its jobs in its own sections), from a plan of
-/// height `height`, with `budget` nodes from round `budget.1` on: its
-/// better plan if any, the nodes it used and the round to go on from.
-fn search_part(
-    jobs: &[search::Job],
-    sections: usize,
-    bound: usize,
-    height: usize,
-    budget: (u64, usize),
-    target: Option<usize>,
-) -> (Option<(Vec<usize>, usize)>, u64, usize) {
-    // The search recurses once per buffer placed: it runs on a thread of
-    // its own with room for that; where no thread can be made, greedy's
-    // plan stands.
-    std::thread::scope(|scope| {
-        std::thread::Builder::new()
-            .name("arena-plan-search".into())
-            .stack_size(SEARCH_STACK + jobs.len() * SEARCH_STACK_PER_JOB)
-            .spawn_scoped(scope, || {
-                rounds(jobs, sections, bound, height, budget, target)
-            })
-            .ok()
-            .and_then(|h| h.join().ok())
-            .unwrap_or((None, 0, budget.1))
-    })
 }
 
 /// The short runs of the corner search a round makes on a perfect packing.
