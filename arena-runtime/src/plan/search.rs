@@ -165,13 +165,21 @@ impl<'j> Model<'j> {
         for o in &mut overlaps {
             o.sort_unstable();
         }
-        let mut first: std::collections::HashMap<(usize, usize, usize, usize), usize> =
-            std::collections::HashMap::new();
-        let twin = jobs
-            .iter()
-            .enumerate()
-            .map(|(i, a)| *first.entry((a.start, a.end, a.foot, a.align)).or_insert(i))
-            .collect();
+        // Each job's twin: the first of its kind, by a sort on the kind.
+        let kind = |j: usize| {
+            let a = &jobs[j];
+            (a.start, a.end, a.foot, a.align, j)
+        };
+        let mut by_kind: Vec<usize> = (0..jobs.len()).collect();
+        by_kind.sort_unstable_by_key(|&j| kind(j));
+        let mut twin: Vec<usize> = (0..jobs.len()).collect();
+        for w in 1..by_kind.len() {
+            let (prev, j) = (by_kind[w - 1], by_kind[w]);
+            let (a, b) = (kind(prev), kind(j));
+            if (a.0, a.1, a.2, a.3) == (b.0, b.1, b.2, b.3) {
+                twin[j] = twin[prev];
+            }
+        }
         Model {
             jobs,
             sections,
