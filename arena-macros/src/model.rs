@@ -412,7 +412,7 @@ fn check_field(m: &Model, f: &Field, errs: &mut Errors) {
             format!("`{k1}` and `{k2}` cannot both be given for field `{name}`: a field has one size"),
         ),
     }
-    if let (Some(s), None) = (key_span(&a.shape), a.dtype.get()) {
+    if let (Some(s), None, false) = (key_span(&a.shape), a.dtype.get(), a.incomplete) {
         errs.at(
             s,
             format!("`shape` needs a `dtype` to give the element size of field `{name}`"),
@@ -464,7 +464,7 @@ fn check_field(m: &Model, f: &Field, errs: &mut Errors) {
                 d.text
             ),
         ),
-        (None, true) if buffer && !misspelt => errs.at(
+        (None, true) if buffer && !misspelt && !a.incomplete => errs.at(
             syn::spanned::Spanned::span(f.ty),
             format!(
                 "`arena::DynBytes` is the type of a buffer whose dtype is chosen at run time: give field `{}` `dtype = EXPR`, an expression of type `arena::DType` (such as a parameter), or type `usize` for a static dtype",
