@@ -222,6 +222,7 @@ impl<'j> Model<'j> {
             order,
             branch,
             perfect: branch == Branch::Corner && self.tight(cap),
+            candidates: Vec::new(),
             reach: vec![false; self.sections + 1],
             barred: vec![usize::MAX; self.jobs.len()],
             bar_undo: Vec::new(),
@@ -342,6 +343,9 @@ struct Search<'m, 'j> {
     barred: Vec<usize>,
     /// Undo log of `barred`: (job, old value).
     bar_undo: Vec<(usize, usize)>,
+    /// The candidates of the [`Branch::Offset`] nodes on the path, each
+    /// node's after its parent's: (offset, rank, job).
+    candidates: Vec<(usize, usize, usize)>,
     /// Each unplaced job's lowest offset: above every placed job live with
     /// it, aligned.
     min_off: Vec<usize>,
@@ -431,29 +435,52 @@ impl Search<'_, '_> {
             return Outcome::OutOfNodes;
         }
         self.budget -= 1;
-        // The unplaced jobs, and the lowest top among them.
-        let mut order: Vec<(usize, usize, usize)> = Vec::with_capacity(part.jobs.len());
+        // The unplaced jobs, and the lowest top among them, on the shared
+        // stack of candidates (this node's from `base` on; the nodes below
+        // push theirs after them and take them off again).
+        let base = self.candidates.len();
         let mut min_height = usize::MAX;
+        let mut any = false;
         for &j in &part.jobs {
             if self.placed[j] {
                 continue;
             }
+            any = true;
             let off = self.min_off[j];
             let top = off.saturating_add(self.m.jobs[j].foot);
             if top > self.cap {
+                self.candidates.truncate(base);
                 return Outcome::NotFound;
             }
             min_height = min_height.min(top);
-            order.push((off, self.rank[j], j));
+            if (off, self.rank[j]) >= last {
+                self.candidates.push((off, self.rank[j], j));
+            }
         }
         self.charge(part.jobs.len());
-        if order.is_empty() {
+        if !any {
             return Outcome::Found;
         }
         // The candidates: below every unplaced top, not before the last
         // placed; in order of offset, then rank.
-        order.retain(|&(off, rank, _)| off < min_height && (off, rank) >= last);
-        order.sort_unstable();
+        let mut end = base;
+        for k in base..self.candidates.len() {
+            if self.candidates[k].0 < min_height {
+                self.candidates[end] = self.candidates[k];
+                end += 1;
+            }
+        }
+        self.candidates.truncate(end);
+        self.candidates[base..].sort_unstable();
+        let outcome = self.try_candidates(part, base);
+        self.candidates.truncate(base);
+        outcome
+    }
+
+    /// The candidates of a [`Branch::Offset`] node, `candidates[base..]`,
+    /// each placed in turn.
+    fn try_candidates(&mut self, part: &Part, base: usize) -> Outcome {
+        let end = self.candidates.len();
         let most = self.total[part.lo..part.hi]
             .iter()
             .copied()
@@ -463,7 +490,8 @@ impl Search<'_, '_> {
         // offset is high enough to need them.
         let mut outside: Option<Outside> = None;
         let mut tried: Vec<(usize, usize)> = Vec::new();
-        for &(off, rank, j) in &order {
+        for k in base..end {
+            let (off, rank, j) = self.candidates[k];
             // Every candidate examined is work: the budget may end here,
             // between two of them.
             if self.budget == 0 {
@@ -701,6 +729,9 @@ impl Search<'_, '_> {
             return (Outcome::NotFound, hat);
         }
         self.placed[j] = true;
+        // A placed job's lowest offset reads as none, so that the floors'
+        // scan needs no test of `placed`; restored when it is taken back.
+        let own = core::mem::replace(&mut self.min_off[j], usize::MAX);
         self.solution[j] = off;
         let off_mark = self.off_undo.len();
         let floor_mark = self.floor_undo.len();
@@ -762,6 +793,7 @@ impl Search<'_, '_> {
                 self.min_off[o] = old;
             }
         }
+        self.min_off[j] = own;
         self.placed[j] = false;
         (outcome, hat)
     }
@@ -792,11 +824,10 @@ impl Search<'_, '_> {
                     let mut lowest = usize::MAX;
                     for &o in &m.live[s] {
                         steps += 1;
-                        if !self.placed[o] {
-                            lowest = lowest.min(self.min_off[o]);
-                            if lowest <= floor {
-                                break;
-                            }
+                        // (A placed job's reads as `usize::MAX`.)
+                        lowest = lowest.min(self.min_off[o]);
+                        if lowest <= floor {
+                            break;
                         }
                     }
                     if lowest != usize::MAX && lowest > floor {
