@@ -157,9 +157,22 @@ impl<'a, M: Memory> Carver<'a, M> {
         reserved: usize,
         step: usize,
     ) -> Result<M::Slice<'a, T>, StepError> {
-        let piece = self.take_bytes(field, reserved, align)?;
-        let piece = step_piece::<M>(self.arena, field, piece, reserved, step)?;
+        let piece = self.step_bytes(field, align, reserved, step)?;
         Ok(cast::<M, T>(self.arena, field, piece)?)
+    }
+
+    /// The bytes of a step's view of a field known by name and alignment:
+    /// its reservation taken, cut to the step's length.
+    #[inline(always)]
+    fn step_bytes(
+        &mut self,
+        field: &'static str,
+        align: usize,
+        reserved: usize,
+        step: usize,
+    ) -> Result<M::Bytes<'a>, StepError> {
+        let piece = self.take_bytes(field, reserved, align)?;
+        step_piece::<M>(self.arena, field, piece, reserved, step)
     }
 
     /// The next `bytes` bytes at an offset aligned to `align`.
@@ -278,8 +291,7 @@ impl<'a, M: Memory, A: crate::Arena> FieldCarver<'a, M, A> {
         let reserved = self.reserved.field_bytes(index);
         let step = self.step.field_bytes(index);
         let (field, align) = Self::field(index);
-        let piece = self.carver.take_bytes(field, reserved, align)?;
-        let piece = step_piece::<M>(self.carver.arena, field, piece, reserved, step)?;
+        let piece = self.carver.step_bytes(field, align, reserved, step)?;
         Ok(crate::DynView::new(self.carver.arena, field, dtype, piece)?)
     }
 
@@ -341,12 +353,22 @@ impl<'a, M: Memory, A: crate::Arena> Alternatives<'a, M, A> {
     /// The view of alternative `index`, a buffer.
     #[inline]
     pub fn view<T: bytemuck::Pod>(&mut self, index: usize) -> Result<M::Slice<'_, T>, StepError> {
+        let (field, piece) = self.step_bytes(index)?;
+        Ok(cast::<M, T>(A::NAME, field, piece)?)
+    }
+
+    /// The name of alternative `index` and the bytes of its step's view:
+    /// the region's start, as long as the step's buffer.
+    #[inline]
+    fn step_bytes(&mut self, index: usize) -> Result<(&'static str, M::Bytes<'_>), StepError> {
         let field = Self::name(index);
         let reserved = self.reserved.field_bytes(index);
         let piece = alternative::<M>(A::NAME, field, &mut self.region, reserved)?;
         let step = self.step.field_bytes(index);
-        let piece = step_piece::<M>(A::NAME, field, piece, reserved, step)?;
-        Ok(cast::<M, T>(A::NAME, field, piece)?)
+        Ok((
+            field,
+            step_piece::<M>(A::NAME, field, piece, reserved, step)?,
+        ))
     }
 
     /// The view of alternative `index`, a buffer whose element type `dtype`
@@ -357,11 +379,7 @@ impl<'a, M: Memory, A: crate::Arena> Alternatives<'a, M, A> {
         index: usize,
         dtype: crate::DType,
     ) -> Result<crate::DynView<'_, M>, StepError> {
-        let field = Self::name(index);
-        let reserved = self.reserved.field_bytes(index);
-        let piece = alternative::<M>(A::NAME, field, &mut self.region, reserved)?;
-        let step = self.step.field_bytes(index);
-        let piece = step_piece::<M>(A::NAME, field, piece, reserved, step)?;
+        let (field, piece) = self.step_bytes(index)?;
         Ok(crate::DynView::new(A::NAME, field, dtype, piece)?)
     }
 
