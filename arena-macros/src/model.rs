@@ -137,10 +137,7 @@ pub fn build<'a>(input: &'a DeriveInput, errs: &mut Errors) -> Option<Model<'a>>
         })
         .collect();
     let mut attrs = attrs;
-    let mut fields = fields;
     implicit_levers(&mut attrs, &fields, errs);
-    runtime_dtypes(&attrs, &mut fields);
-    dyn_paths(&mut fields);
     let align = attrs.align.map_or(256, |(v, _)| v);
     let mut model = Model {
         input,
@@ -150,6 +147,7 @@ pub fn build<'a>(input: &'a DeriveInput, errs: &mut Errors) -> Option<Model<'a>>
         order: Vec::new(),
         live: Vec::new(),
     };
+    dtype_values(&mut model);
     check_params(&model, errs);
     check_names(&model, errs);
     for f in &model.fields {
@@ -267,42 +265,22 @@ fn implicit_levers(attrs: &mut StructAttrs, fields: &[Field], errs: &mut Errors)
     }
 }
 
-/// `dtype = NAME` where `NAME` is a name of the struct (a parameter, a let,
-/// a lever, a field) reads that name: an element type chosen at run time,
-/// not a type named `NAME`.
-fn runtime_dtypes(attrs: &StructAttrs, fields: &mut [Field]) {
-    let mut names: Vec<String> = Vec::new();
-    for p in attrs.params.iter().flat_map(|(_, p)| p) {
-        names.push(p.name.to_string());
-        names.extend(p.short.as_ref().map(ToString::to_string));
-    }
-    names.extend(attrs.lets.iter().map(|l| l.name.to_string()));
-    names.extend(attrs.levers.iter().map(|l| l.name.to_string()));
-    let field_names: Vec<String> = fields.iter().map(|f| f.ident.to_string()).collect();
-    for f in fields {
+/// The `dtype = PATH` that read a value, not a type: an element type chosen
+/// at run time. On a `DynBytes` field every path is one (a constant such as
+/// `crate::ACT`); elsewhere a single name that the struct declares (a
+/// parameter, a let, a lever, a field), so that its checks name it.
+fn dtype_values(m: &mut Model) {
+    let names: Vec<String> = declared_names(m).into_iter().map(|(n, _, _)| n).collect();
+    for f in &mut m.fields {
         let Some(DType::Path(p)) = &f.attrs.dtype.value else {
             continue;
         };
-        let Some(id) = p.get_ident() else {
-            continue;
-        };
-        let text = id.to_string();
-        if !names.contains(&text) && !field_names.contains(&text) {
+        let declared = p
+            .get_ident()
+            .is_some_and(|id| names.contains(&id.to_string()));
+        if !declared && !is_dyn_bytes(f.ty) {
             continue;
         }
-        if let Ok(formula) = Formula::from_tokens(quote::quote!(#id), id.span()) {
-            f.attrs.dtype.value = Some(DType::Runtime(formula));
-        }
-    }
-}
-
-/// On a `DynBytes` field, a path is a value of type `arena::DType` (a
-/// constant such as `crate::ACT`), not an element type.
-fn dyn_paths(fields: &mut [Field]) {
-    for f in fields.iter_mut().filter(|f| is_dyn_bytes(f.ty)) {
-        let Some(DType::Path(p)) = &f.attrs.dtype.value else {
-            continue;
-        };
         if let Ok(formula) = Formula::from_tokens(quote::quote!(#p), syn::spanned::Spanned::span(p))
         {
             f.attrs.dtype.value = Some(DType::Runtime(formula));
