@@ -6,21 +6,9 @@
 
 use arena_runtime::plan::{Item, Placed, lower_bound, plan};
 
-/// SplitMix64: a small deterministic generator, enough for sampling.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+#[path = "../tests/common/rng.rs"]
+mod rng;
+use rng::Rng;
 
 /// A scratch buffer of a forward pass: 256 B to 256 MiB, log-uniform, a
 /// multiple of 256; live in one phase (60 %), a few (25 %) or all (15 %).

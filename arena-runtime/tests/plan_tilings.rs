@@ -6,21 +6,13 @@
 
 use arena_runtime::plan::{Item, plan_offsets, plan_with_budget};
 
-/// SplitMix64: a small deterministic generator for the cuts.
-struct Rng(u64);
+#[path = "common/rng.rs"]
+mod rng;
+use rng::Rng;
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
+/// A value below `n`, as an index.
+fn below(rng: &mut Rng, n: usize) -> usize {
+    rng.below(n as u64) as usize
 }
 
 /// The height of every tiling: 1 MiB.
@@ -35,13 +27,13 @@ fn tile(rng: &mut Rng, n: usize, t0: usize, t1: usize, out: &mut Vec<Item>) {
         // One of the larger half of the pieces, cut in time or in bytes.
         rects.sort_by_key(|&(a, b, lo, hi)| ((b - a) * (hi - lo), a, lo));
         let half = rects.len() / 2;
-        let k = half + rng.below(rects.len() - half);
+        let k = half + below(rng, rects.len() - half);
         let (a, b, lo, hi) = rects.remove(k);
-        if rng.below(2) == 0 && b - a >= 2 {
-            let cut = a + 1 + rng.below(b - a - 1);
+        if below(rng, 2) == 0 && b - a >= 2 {
+            let cut = a + 1 + below(rng, b - a - 1);
             rects.extend([(a, cut, lo, hi), (cut, b, lo, hi)]);
         } else if (hi - lo) / unit >= 2 {
-            let cut = lo + unit * (1 + rng.below((hi - lo) / unit - 1));
+            let cut = lo + unit * (1 + below(rng, (hi - lo) / unit - 1));
             rects.extend([(a, b, lo, cut), (a, b, cut, hi)]);
         } else {
             rects.push((a, b, lo, hi));
@@ -73,7 +65,7 @@ fn tiling(n: usize, strips: usize, seed: u64) -> Vec<Item> {
     }
     // In no particular order, as a user's buffers come.
     for i in (1..out.len()).rev() {
-        let j = rng.below(i + 1);
+        let j = below(&mut rng, i + 1);
         out.swap(i, j);
     }
     out
@@ -133,10 +125,10 @@ fn one_tiling_of_2500_buffers_is_planned_at_the_optimum() {
 fn small_tilings_of_every_seed_are_planned_at_the_optimum() {
     for seed in 0..300u64 {
         let mut rng = Rng(seed);
-        let n = 2 + rng.below(60);
-        let strips = 1 + rng.below(3);
+        let n = 2 + below(&mut rng, 60);
+        let strips = 1 + below(&mut rng, 3);
         let mut items = tiling(n, strips, seed);
-        let align = [1, 16, 1024][rng.below(3)];
+        let align = [1, 16, 1024][below(&mut rng, 3)];
         for it in &mut items {
             it.align = align;
         }
