@@ -157,22 +157,9 @@ impl<'a, M: Memory> Carver<'a, M> {
         reserved: usize,
         step: usize,
     ) -> Result<M::Slice<'a, T>, StepError> {
-        let piece = self.step_bytes(field, align, reserved, step)?;
-        Ok(cast::<M, T>(self.arena, field, piece)?)
-    }
-
-    /// The bytes of a step's view of a field known by name and alignment:
-    /// its reservation taken, cut to the step's length.
-    #[inline(always)]
-    fn step_bytes(
-        &mut self,
-        field: &'static str,
-        align: usize,
-        reserved: usize,
-        step: usize,
-    ) -> Result<M::Bytes<'a>, StepError> {
         let piece = self.take_bytes(field, reserved, align)?;
-        step_piece::<M>(self.arena, field, piece, reserved, step)
+        let piece = step_piece::<M>(self.arena, field, piece, reserved, step)?;
+        Ok(cast::<M, T>(self.arena, field, piece)?)
     }
 
     /// The next `bytes` bytes at an offset aligned to `align`.
@@ -291,7 +278,8 @@ impl<'a, M: Memory, A: crate::Arena> FieldCarver<'a, M, A> {
         let reserved = self.reserved.field_bytes(index);
         let step = self.step.field_bytes(index);
         let (field, align) = Self::field(index);
-        let piece = self.carver.step_bytes(field, align, reserved, step)?;
+        let piece = self.carver.take_bytes(field, reserved, align)?;
+        let piece = step_piece::<M>(self.carver.arena, field, piece, reserved, step)?;
         Ok(crate::DynView::new(self.carver.arena, field, dtype, piece)?)
     }
 
