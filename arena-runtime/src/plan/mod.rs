@@ -19,12 +19,14 @@
 //! limits over three tie-break orders. The independent parts of a problem
 //! (runs of time no buffer crosses) are searched apart. A perfect packing
 //! (every phase as full as the bound) is searched by corners instead, in
-//! many short runs of shuffled orders. [`Problem`] reads and writes
+//! many short runs of shuffled orders. A part too large for one search is
+//! improved a neighbourhood at a time (the `lns` module). [`Problem`] reads and writes
 //! MiniMalloc's CSV form, what the `arena-plan` binary plans.
 
 use crate::error::SizeError;
 
 mod greedy;
+mod lns;
 mod problem;
 mod search;
 
@@ -95,10 +97,18 @@ const fn align_up(x: usize, align: usize) -> Option<usize> {
 /// at least 35,000 nodes a second on 2,048 buffers that all meet, where
 /// uncounted work made a node cost up to 6 ms). Never above
 /// [`plan_offsets`]'s plan; a plan at the bound ends the search at once. A
-/// budget of 0 is [`plan_offsets`]; a part of more than 2,048 non-empty
-/// buffers (8,192 for a perfect packing) keeps greedy's offsets (the
-/// search's depth is the number of buffers, and a node scans the part's
-/// buffers).
+/// budget of 0 is [`plan_offsets`].
+///
+/// A part of more than 2,048 non-empty buffers (8,192 for a perfect
+/// packing) is too large for one search (its depth is the number of
+/// buffers, and a node scans the part's buffers): its plan is improved a
+/// neighbourhood at a time instead. The buffers with the highest tops in a
+/// window of time around the plan's peak (upward closed: every buffer above
+/// one of them is one of them) are re-planned above the rest, by the search
+/// for 64 to 2,048 buffers and by greedy in several orders for up to 16,384;
+/// a re-plan is kept only where the peak falls, and each failure doubles the
+/// neighbourhood. The scans of the part count against the budget too, so
+/// the time stays in proportion to it at any size.
 ///
 /// ```
 /// use arena_runtime::plan::{Item, plan_offsets, plan_with_budget};
@@ -202,13 +212,15 @@ fn search_plan(
     // its own with room for that (one for every part); where no thread can
     // be made, greedy's plan stands.
     let largest = (0..parts.len())
-        .filter(|&p| heights[p] > aim && parts[p].len() <= max_jobs(perfect[p]))
-        .map(|p| parts[p].len())
+        .filter(|&p| heights[p] > aim)
+        .map(|p| parts[p].len().min(max_jobs(perfect[p]).max(lns::MOST)))
         .max();
     let Some(largest) = largest else {
         return Ok((offsets, slab));
     };
+    let start: Vec<usize> = jobs.iter().map(|j| offsets[j.item]).collect();
     let search = Parts {
+        start: &start,
         jobs: &jobs,
         parts: &parts,
         bounds: &bounds,
@@ -241,6 +253,8 @@ fn search_plan(
 
 /// The independent parts of a problem, for their search.
 struct Parts<'a> {
+    /// Each job's offset in greedy's plan.
+    start: &'a [usize],
     jobs: &'a [search::Job],
     parts: &'a [Vec<usize>],
     /// Each part's busiest section's bytes.
@@ -262,12 +276,14 @@ impl Parts<'_> {
         // Each part's next round: a later pass goes on where the last stopped.
         let mut next = vec![0usize; parts.len()];
         let mut left = budget;
+        // Each job's offset in the plan so far.
+        let mut now = self.start.to_vec();
         for _pass in 0..PASSES {
             // The smaller parts first: what they leave of their share goes
             // to the larger ones, and what a pass leaves to the parts still
             // above the aim in the next.
             let mut pending: Vec<usize> = (0..parts.len())
-                .filter(|&p| heights[p] > self.aim && parts[p].len() <= max_jobs(self.perfect[p]))
+                .filter(|&p| heights[p] > self.aim)
                 .collect();
             if pending.is_empty() || left == 0 {
                 break;
@@ -278,6 +294,23 @@ impl Parts<'_> {
                 let part = &parts[p];
                 let share = ((left as u128 * part.len() as u128) / waiting.max(1) as u128) as u64;
                 waiting -= part.len();
+                if part.len() > max_jobs(self.perfect[p]) {
+                    // Too large for the search as a whole: its plan is
+                    // improved a neighbourhood at a time.
+                    let mut off: Vec<usize> = part.iter().map(|&j| now[j]).collect();
+                    left = left.saturating_sub(lns::refine(jobs, part, &mut off, self.aim, share));
+                    for (&j, &o) in part.iter().zip(&off) {
+                        now[j] = o;
+                    }
+                    heights[p] = part
+                        .iter()
+                        .zip(&off)
+                        .map(|(&j, &o)| o + jobs[j].foot)
+                        .max()
+                        .unwrap_or(0);
+                    placed.extend(part.iter().zip(&off).map(|(&j, &o)| (jobs[j].item, o)));
+                    continue;
+                }
                 let first = part.iter().map(|&j| jobs[j].start).min().unwrap_or(0);
                 let last = part.iter().map(|&j| jobs[j].end).max().unwrap_or(0);
                 let local: Vec<search::Job> = part
@@ -293,6 +326,7 @@ impl Parts<'_> {
                 let (found, used, round) = rounds(
                     &local,
                     last - first,
+                    Vec::new(),
                     self.bounds[p].max(self.floor),
                     heights[p],
                     (share, next[p]),
@@ -433,6 +467,7 @@ const SEARCH_STACK_PER_JOB: usize = 32 << 10;
 fn rounds(
     jobs: &[search::Job],
     sections: usize,
+    base: Vec<usize>,
     bound: usize,
     slab: usize,
     (budget, first_round): (u64, usize),
@@ -443,11 +478,12 @@ fn rounds(
     let unit = jobs
         .iter()
         .flat_map(|j| [j.foot, if j.align > 1 { j.align } else { 0 }])
+        .chain(base.iter().copied())
         .fold(0, gcd)
         .max(1);
     let bound = bound.div_ceil(unit);
     let mut r = Rounds {
-        model: search::Model::new(jobs, sections),
+        model: search::Model::new(jobs, sections, base),
         jobs,
         unit,
         target: target.map(|t| t / unit),

@@ -117,6 +117,13 @@ pub(crate) struct Model<'j> {
     cuts: Vec<usize>,
     /// For each job, the first job of equal interval, size and alignment.
     twin: Vec<usize>,
+    /// For each section, the bytes already taken at its bottom by buffers
+    /// outside the problem (a neighbourhood re-planned above the rest of a
+    /// plan): no job lies below it there. Zero for a whole problem.
+    base: Vec<usize>,
+    /// Each job's lowest offset before any is placed: the highest base
+    /// under it, aligned.
+    start_off: Vec<usize>,
 }
 
 enum Outcome {
@@ -134,7 +141,23 @@ struct Part {
 }
 
 impl<'j> Model<'j> {
-    pub(crate) fn new(jobs: &'j [Job], sections: usize) -> Self {
+    /// The model of `jobs` over `sections`, each section's bottom taken up
+    /// to `base` (empty: nothing taken).
+    pub(crate) fn new(jobs: &'j [Job], sections: usize, base: Vec<usize>) -> Self {
+        let base = if base.is_empty() {
+            vec![0; sections]
+        } else {
+            base
+        };
+        let start_off = jobs
+            .iter()
+            .map(|j| {
+                let under = base[j.start..j.end].iter().copied().max().unwrap_or(0);
+                under
+                    .checked_next_multiple_of(j.align)
+                    .unwrap_or(usize::MAX)
+            })
+            .collect();
         let mut live = vec![Vec::new(); sections];
         let mut load = vec![0usize; sections];
         let mut cuts = vec![0usize; sections];
@@ -188,13 +211,18 @@ impl<'j> Model<'j> {
             load,
             cuts,
             twin,
+            base,
+            start_off,
         }
     }
 
-    /// Whether every section holds exactly `cap` bytes: a plan at `cap`
-    /// leaves no byte free anywhere.
+    /// Whether every section holds exactly `cap` bytes (with its base): a
+    /// plan at `cap` leaves no byte free anywhere.
     pub(crate) fn tight(&self, cap: usize) -> bool {
-        self.load.iter().all(|&l| l == cap)
+        self.load
+            .iter()
+            .zip(&self.base)
+            .all(|(&l, &b)| l.checked_add(b) == Some(cap))
     }
 
     /// Each job's rank under `order` (0 first).
@@ -226,10 +254,10 @@ impl<'j> Model<'j> {
             reach: vec![false; self.sections + 1],
             barred: vec![usize::MAX; self.jobs.len()],
             bar_undo: Vec::new(),
-            min_off: vec![0; self.jobs.len()],
+            min_off: self.start_off.clone(),
             placed: vec![false; self.jobs.len()],
             solution: vec![0; self.jobs.len()],
-            floor: vec![0; self.sections],
+            floor: self.base.clone(),
             total: self.load.clone(),
             cuts: self.cuts.clone(),
             affected: Vec::new(),
@@ -244,15 +272,19 @@ impl<'j> Model<'j> {
         // Ranking every job reads its sections.
         let spans: usize = self.jobs.iter().map(|j| j.end - j.start).sum();
         s.charge(spans + self.jobs.len() + self.sections);
-        let outcome = if s.total.iter().any(|&t| t > cap) {
-            Outcome::NotFound
-        } else {
-            let cuts: Vec<usize> = (0..self.sections.saturating_sub(1))
-                .filter(|&c| self.cuts[c] == 0)
-                .map(|c| c + 1)
-                .collect();
-            s.parts(&whole, &cuts)
-        };
+        // (A section with nothing to place holds no job: its base is no
+        // matter.)
+        let over = |(&t, &b): (&usize, &usize)| t > 0 && t.checked_add(b).is_none_or(|h| h > cap);
+        let outcome =
+            if s.total.iter().zip(&self.base).any(over) || self.start_off.contains(&usize::MAX) {
+                Outcome::NotFound
+            } else {
+                let cuts: Vec<usize> = (0..self.sections.saturating_sub(1))
+                    .filter(|&c| self.cuts[c] == 0)
+                    .map(|c| c + 1)
+                    .collect();
+                s.parts(&whole, &cuts)
+            };
         let nodes = budget - s.budget;
         match outcome {
             Outcome::Found => Found {

@@ -6,7 +6,19 @@ use super::*;
 /// highest placed buffer live with it: the optimum (every plan pushed
 /// down is one of these).
 fn optimum(jobs: &[Job]) -> usize {
-    fn go(jobs: &[Job], placed: &mut Vec<(usize, usize)>, used: &mut [bool], best: &mut usize) {
+    optimum_above(jobs, &[])
+}
+
+/// [`optimum`] with each section's bottom taken up to `base` (empty:
+/// nothing taken).
+fn optimum_above(jobs: &[Job], base: &[usize]) -> usize {
+    fn go(
+        jobs: &[Job],
+        base: &[usize],
+        placed: &mut Vec<(usize, usize)>,
+        used: &mut [bool],
+        best: &mut usize,
+    ) {
         if placed.len() == jobs.len() {
             let h = placed
                 .iter()
@@ -21,16 +33,21 @@ fn optimum(jobs: &[Job]) -> usize {
                 continue;
             }
             let a = &jobs[j];
+            let under = base
+                .get(a.start..a.end)
+                .and_then(|b| b.iter().copied().max())
+                .unwrap_or(0);
             let off = placed
                 .iter()
                 .filter(|&&(k, _)| jobs[k].start < a.end && a.start < jobs[k].end)
                 .map(|&(k, o)| o + jobs[k].foot)
                 .max()
                 .unwrap_or(0)
+                .max(under)
                 .next_multiple_of(a.align);
             used[j] = true;
             placed.push((j, off));
-            go(jobs, placed, used, best);
+            go(jobs, base, placed, used, best);
             placed.pop();
             used[j] = false;
         }
@@ -38,6 +55,7 @@ fn optimum(jobs: &[Job]) -> usize {
     let mut best = usize::MAX;
     go(
         jobs,
+        base,
         &mut Vec::new(),
         &mut vec![false; jobs.len()],
         &mut best,
@@ -86,7 +104,7 @@ fn finds_and_proves_the_optimum_of_small_problems() {
         assert_eq!(slab, best, "case {case}: {jobs:?}");
         let (_, slab) = super::super::plan_within("A", &items, 0, 1_000_000, best).unwrap();
         assert_eq!(slab, best, "case {case}: {jobs:?}");
-        let model = Model::new(&jobs, sections);
+        let model = Model::new(&jobs, sections, Vec::new());
         for (order, branch) in ORDERS
             .into_iter()
             .flat_map(|o| [(o, Branch::Offset), (o, Branch::Corner)])
@@ -114,6 +132,62 @@ fn finds_and_proves_the_optimum_of_small_problems() {
                     "case {case} ({branch:?})"
                 );
             }
+        }
+    }
+}
+
+#[test]
+fn finds_and_proves_the_optimum_above_a_base() {
+    // The search of a neighbourhood re-planned above the rest of a plan:
+    // each section's bottom taken up to its base.
+    let mut seed = 11u64;
+    let mut next = |n: u64| {
+        seed = super::super::greedy::mix(seed, 1);
+        (seed % n) as usize
+    };
+    for case in 0..2000 {
+        let sections = 1 + next(6);
+        let n = 1 + next(6);
+        let base: Vec<usize> = (0..sections).map(|_| next(3) * next(5)).collect();
+        let jobs: Vec<Job> = (0..n)
+            .map(|item| {
+                let start = next(sections as u64);
+                let end = start + 1 + next((sections - start) as u64);
+                Job {
+                    start,
+                    end,
+                    foot: 1 + next(9),
+                    align: 1 << next(3),
+                    width: end - start,
+                    item,
+                }
+            })
+            .collect();
+        let best = optimum_above(&jobs, &base);
+        let model = Model::new(&jobs, sections, base.clone());
+        for order in ORDERS {
+            let found = model.solve_by(best, order, Branch::Offset, 1_000_000);
+            let offsets = found
+                .offsets
+                .unwrap_or_else(|| panic!("case {case}: {jobs:?} over {base:?} at {best}"));
+            for (a, ja) in jobs.iter().enumerate() {
+                assert!(offsets[a] + ja.foot <= best && offsets[a].is_multiple_of(ja.align));
+                assert!(
+                    (ja.start..ja.end).all(|s| offsets[a] >= base[s]),
+                    "case {case}: {a} below the base"
+                );
+                for (b, jb) in jobs.iter().enumerate().skip(a + 1) {
+                    let live = ja.start < jb.end && jb.start < ja.end;
+                    let apart =
+                        offsets[a] + ja.foot <= offsets[b] || offsets[b] + jb.foot <= offsets[a];
+                    assert!(!live || apart, "case {case}: {a} and {b} overlap");
+                }
+            }
+            let below = model.solve_by(best - 1, order, Branch::Offset, 1_000_000);
+            assert!(
+                below.offsets.is_none() && below.proven,
+                "case {case}: {jobs:?} over {base:?} below {best}"
+            );
         }
     }
 }

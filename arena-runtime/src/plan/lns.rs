@@ -1,0 +1,402 @@
+//! Large-neighbourhood search: a part too large for the search of
+//! [`super::rounds`] gets its plan improved a neighbourhood at a time.
+//!
+//! A neighbourhood is the buffers with the highest tops in a window of
+//! time around the plan's peak. They are taken out and re-planned exactly
+//! by the search above what stays: each section's *base* is the highest top
+//! of the buffers that stay in it, and a re-planned buffer goes at or above
+//! the base of every section it is live in (so it meets none of them). A
+//! re-plan is kept only if the plan's height falls. The neighbourhood grows
+//! (wider in time, more buffers) each time one fails, and starts small
+//! again after one succeeds.
+
+use super::search::Job;
+
+/// The most buffers a neighbourhood holds.
+pub(super) const MOST: usize = 2_048;
+/// The fewest.
+const FEWEST: usize = 64;
+/// The sizes the search tries, doubling from `FEWEST` to `MOST`.
+const EXACT: usize = 6;
+/// The sizes greedy tries, doubling from twice `MOST`.
+const LARGER: usize = 3;
+/// The steps of work outside the search (scans of the part, greedy's
+/// placements) that count as one node of the budget: about the time of one
+/// node of the search.
+const STEPS: u64 = 8_192;
+/// The rounds of greedy's sizes, each in orders of other seeds.
+const SHAKES: usize = 16;
+
+/// Re-plans neighbourhoods of the plan `off` (offsets by position in
+/// `part`, whose jobs are `jobs[part[k]]`) while its height is above `aim`
+/// and `budget` nodes remain: the nodes used.
+pub(super) fn refine(
+    jobs: &[Job],
+    part: &[usize],
+    off: &mut [usize],
+    aim: usize,
+    budget: u64,
+) -> u64 {
+    let n = part.len();
+    let job = |k: usize| &jobs[part[k]];
+    let mut left = budget;
+    // Failures since the last success: each doubles the neighbourhood.
+    let mut tries = 0usize;
+    let mut tops: Vec<usize> = Vec::with_capacity(n);
+    while left > 0 {
+        let top = |k: usize| off[k] + job(k).foot;
+        let height = (0..n).map(top).max().unwrap_or(0);
+        if height <= aim {
+            break;
+        }
+        // The search on neighbourhoods of 64 to `MOST` jobs, then greedy in
+        // its three orders and a shuffled one on 2 to 8 times as many, then
+        // greedy in shuffled orders only, each try its own.
+        let (size, exact) = if tries < EXACT {
+            (FEWEST << tries, true)
+        } else if tries < EXACT + SHAKES * LARGER {
+            (MOST << (1 + (tries - EXACT) % LARGER), false)
+        } else {
+            break;
+        };
+        // The peak: the first job whose top is the height.
+        let Some(peak) = (0..n).find(|&k| top(k) == height) else {
+            break;
+        };
+        // The jobs whose top is above `level` live in the window around
+        // the peak that they span themselves: upward closed (a job above
+        // one of them is live with it, so its top is above `level` and it
+        // is live in the window), so each stays where it is possible.
+        let scans = core::cell::Cell::new(0u64);
+        let above = |level: usize| -> Option<Vec<usize>> {
+            let (mut a, mut b) = (job(peak).start, job(peak).end);
+            loop {
+                scans.set(scans.get() + n as u64);
+                let near: Vec<usize> = (0..n)
+                    .filter(|&k| top(k) > level && job(k).start < b && a < job(k).end)
+                    .collect();
+                if near.len() > size {
+                    return None;
+                }
+                let a2 = near.iter().map(|&k| job(k).start).fold(a, usize::min);
+                let b2 = near.iter().map(|&k| job(k).end).fold(b, usize::max);
+                if (a2, b2) == (a, b) {
+                    return Some(near);
+                }
+                (a, b) = (a2, b2);
+            }
+        };
+        // The lowest level whose neighbourhood holds at most `size` jobs.
+        tops.clear();
+        tops.extend((0..n).map(top));
+        tops.sort_unstable_by(|x, y| y.cmp(x));
+        tops.dedup();
+        // `tops[0]` is the height: nothing is above it.
+        let (mut lo, mut hi) = (0usize, tops.len() - 1);
+        let mut near = Vec::new();
+        while lo < hi {
+            let mid = lo + (hi - lo).div_ceil(2);
+            match above(tops[mid]) {
+                Some(f) => {
+                    lo = mid;
+                    near = f;
+                }
+                None => hi = mid - 1,
+            }
+        }
+        if near.is_empty() {
+            near = above(tops[lo]).unwrap_or_default();
+        }
+        // Sorting the tops, and the scans for the level.
+        let sort = n as u64 * (64 - (n as u64).leading_zeros() as u64);
+        left = left.saturating_sub((sort + scans.get()) / STEPS);
+        if left == 0 {
+            break;
+        }
+        let used = if exact {
+            replan(jobs, part, off, &near, height, aim, left)
+        } else {
+            let (steps, ok) = regreedy(jobs, part, off, &near, height, tries - EXACT);
+            (steps / STEPS, ok)
+        };
+        left = left.saturating_sub(used.0.max(1));
+        if used.1 {
+            tries = 0;
+        } else {
+            tries += 1;
+        }
+    }
+    budget - left
+}
+
+/// A neighbourhood taken out of a plan: its jobs over their own sections,
+/// each section's base, and the lowest height it can reach.
+struct Hood {
+    sub: Vec<Job>,
+    sections: usize,
+    base: Vec<usize>,
+    bound: usize,
+    /// The steps of work its making took.
+    steps: u64,
+}
+
+impl Hood {
+    /// The jobs of positions `free` of `part`, above the others of the plan
+    /// `off`.
+    fn new(jobs: &[Job], part: &[usize], off: &[usize], free: &[usize]) -> Hood {
+        let job = |k: usize| &jobs[part[k]];
+        let mut times: Vec<usize> = free
+            .iter()
+            .flat_map(|&k| [job(k).start, job(k).end])
+            .collect();
+        times.sort_unstable();
+        times.dedup();
+        let sections = times.len().saturating_sub(1);
+        let local = |t: usize| times.partition_point(|&x| x < t);
+        let mut freed = vec![false; part.len()];
+        for &k in free {
+            freed[k] = true;
+        }
+        // Each local section's base: the highest top of the jobs that stay,
+        // filled from the highest down, each section once (`next` skips
+        // the filled ones).
+        let (lo, hi) = (
+            times.first().copied().unwrap_or(0),
+            times.last().copied().unwrap_or(0),
+        );
+        let mut stay: Vec<usize> = (0..part.len())
+            .filter(|&k| !freed[k] && job(k).start < hi && lo < job(k).end)
+            .collect();
+        stay.sort_unstable_by_key(|&k| core::cmp::Reverse(off[k] + job(k).foot));
+        let mut base = vec![0usize; sections];
+        let mut next: Vec<usize> = (0..=sections).collect();
+        fn find(next: &mut [usize], mut s: usize) -> usize {
+            while next[s] != s {
+                next[s] = next[next[s]];
+                s = next[s];
+            }
+            s
+        }
+        for &k in &stay {
+            let j = job(k);
+            // Local sections `s` with `times[s] < end` and `times[s + 1] > start`.
+            let first = times.partition_point(|&x| x <= j.start).saturating_sub(1);
+            let last = times.partition_point(|&x| x < j.end).min(sections);
+            let mut s = find(&mut next, first);
+            while s < last {
+                base[s] = off[k] + j.foot;
+                next[s] = s + 1;
+                s = find(&mut next, s + 1);
+            }
+        }
+        let sub: Vec<Job> = free
+            .iter()
+            .map(|&k| Job {
+                start: local(job(k).start),
+                end: local(job(k).end),
+                item: k,
+                ..*job(k)
+            })
+            .collect();
+        let mut load = vec![0usize; sections + 1];
+        for j in &sub {
+            load[j.start] += j.foot;
+            load[j.end] -= j.foot;
+        }
+        let mut bound = 0;
+        let mut run = 0usize;
+        for s in 0..sections {
+            run += load[s];
+            // (A section with nothing to place has no say.)
+            if run > 0 {
+                bound = bound.max(run + base[s]);
+            }
+        }
+        let log = |x: usize| 64 - (x as u64).leading_zeros() as u64;
+        let steps = part.len() as u64
+            + stay.len() as u64 * log(stay.len())
+            + free.len() as u64 * log(free.len())
+            + 2 * sections as u64;
+        Hood {
+            sub,
+            sections,
+            base,
+            bound,
+            steps,
+        }
+    }
+
+    /// Writes the plan `placed` (offsets by job of `sub`) into `off`.
+    fn apply(&self, off: &mut [usize], placed: &[usize]) {
+        for (j, &o) in self.sub.iter().zip(placed) {
+            off[j.item] = o;
+        }
+    }
+}
+
+/// Re-plans the jobs of positions `free` above the others by the search:
+/// the nodes used, and whether the plan's height fell below `height` (then
+/// `off` holds the new plan).
+fn replan(
+    jobs: &[Job],
+    part: &[usize],
+    off: &mut [usize],
+    free: &[usize],
+    height: usize,
+    aim: usize,
+    left: u64,
+) -> (u64, bool) {
+    if free.is_empty() {
+        return (0, false);
+    }
+    let hood = Hood::new(jobs, part, off, free);
+    let made = hood.steps / STEPS;
+    if hood.bound >= height {
+        return (made, false);
+    }
+    let budget = (64 * free.len() as u64).min(left);
+    let (found, used, _) = super::rounds(
+        &hood.sub,
+        hood.sections,
+        hood.base.clone(),
+        hood.bound,
+        height,
+        (budget, 0),
+        Some(aim),
+    );
+    match found {
+        Some((placed, h)) if h < height => {
+            hood.apply(off, &placed);
+            (made + used, true)
+        }
+        _ => (made + used, false),
+    }
+}
+
+/// Re-plans the jobs of positions `free` above the others by greedy in a
+/// few orders: the steps of work done, and whether the plan's height fell
+/// below `height` (then `off` holds the new plan).
+fn regreedy(
+    jobs: &[Job],
+    part: &[usize],
+    off: &mut [usize],
+    free: &[usize],
+    height: usize,
+    turn: usize,
+) -> (u64, bool) {
+    if free.is_empty() {
+        return (0, false);
+    }
+    let hood = Hood::new(jobs, part, off, free);
+    if hood.bound >= height {
+        return (hood.steps, false);
+    }
+    let sub = &hood.sub;
+    // The jobs each meets, by a sweep in order of start.
+    let mut meets: Vec<Vec<usize>> = vec![Vec::new(); sub.len()];
+    let mut by_start: Vec<usize> = (0..sub.len()).collect();
+    by_start.sort_by_key(|&j| (sub[j].start, j));
+    let mut active: Vec<usize> = Vec::new();
+    let mut steps = hood.steps;
+    for &j in &by_start {
+        active.retain(|&a| sub[a].end > sub[j].start);
+        for &a in &active {
+            meets[a].push(j);
+            meets[j].push(a);
+        }
+        steps += active.len() as u64 + 1;
+        active.push(j);
+    }
+    let floor: Vec<usize> = sub
+        .iter()
+        .map(|j| hood.base[j.start..j.end].iter().copied().max().unwrap_or(0))
+        .collect();
+    // The first round of sizes: by size, by bytes times sections, by
+    // sections, and shuffled; later rounds two shuffled orders each.
+    let seed = turn as u64;
+    let keys: &[Key] = if turn < LARGER {
+        &[Key::Size, Key::Area, Key::Life, Key::Shuffled(seed)]
+    } else {
+        &[Key::Shuffled(2 * seed), Key::Shuffled(2 * seed + 1)]
+    };
+    let mut best: Option<(Vec<usize>, usize)> = None;
+    for &key in keys {
+        let mut by: Vec<usize> = (0..sub.len()).collect();
+        by.sort_by_cached_key(|&j| (core::cmp::Reverse(key.of(&sub[j], j)), j));
+        let (placed, h) = recreate(sub, &meets, &floor, &by);
+        // Each job sorts the jobs it meets; the order is sorted.
+        let log = 64 - (sub.len() as u64).leading_zeros() as u64;
+        steps += (meets.iter().map(|m| m.len() as u64).sum::<u64>() + sub.len() as u64) * log;
+        if h < best.as_ref().map_or(height, |b| b.1) {
+            best = Some((placed, h));
+        }
+    }
+    match best {
+        Some((placed, _)) => {
+            hood.apply(off, &placed);
+            (steps, true)
+        }
+        None => (steps, false),
+    }
+}
+
+/// Greedy over `sub` (local sections, each job's lowest offset `floor`)
+/// in the order `by`: each job at the lowest aligned offset clear of the
+/// jobs placed before it that it meets. The offsets and the height.
+fn recreate(
+    sub: &[Job],
+    meets: &[Vec<usize>],
+    floor: &[usize],
+    by: &[usize],
+) -> (Vec<usize>, usize) {
+    let mut off = vec![usize::MAX; sub.len()];
+    let mut height = 0;
+    let mut near: Vec<(usize, usize)> = Vec::new();
+    for &j in by {
+        near.clear();
+        near.extend(
+            meets[j]
+                .iter()
+                .filter(|&&o| off[o] != usize::MAX)
+                .map(|&o| (off[o], off[o] + sub[o].foot)),
+        );
+        near.sort_unstable();
+        let job = &sub[j];
+        let mut at = floor[j];
+        for &(start, end) in &near {
+            if end <= at {
+                continue;
+            }
+            if at.next_multiple_of(job.align) + job.foot <= start {
+                break;
+            }
+            at = at.max(end);
+        }
+        let at = at.next_multiple_of(job.align);
+        off[j] = at;
+        height = height.max(at + job.foot);
+    }
+    (off, height)
+}
+
+/// An order of greedy: each key largest first.
+#[derive(Clone, Copy)]
+enum Key {
+    Size,
+    Area,
+    Life,
+    /// One of four groups from a hash of the seed, then by size.
+    Shuffled(u64),
+}
+
+impl Key {
+    fn of(self, j: &Job, k: usize) -> (u128, u128) {
+        let (foot, width) = (j.foot as u128, (j.end - j.start) as u128);
+        match self {
+            Key::Size => (foot, width),
+            Key::Area => (foot * width, foot),
+            Key::Life => (width, foot),
+            Key::Shuffled(seed) => ((super::greedy::mix(seed, k as u64) % 4) as u128, foot),
+        }
+    }
+}
