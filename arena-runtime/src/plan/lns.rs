@@ -29,19 +29,21 @@ const SHAKES: usize = 16;
 
 /// Re-plans neighbourhoods of the plan `off` (offsets by position in
 /// `part`, whose jobs are `jobs[part[k]]`) while its height is above `aim`
-/// and `budget` nodes remain: the nodes used.
+/// and `budget` nodes remain: the nodes used, and whether it stopped with
+/// nodes left (every neighbourhood failed: another call would repeat them).
 pub(super) fn refine(
     jobs: &[Job],
     part: &[usize],
     off: &mut [usize],
     aim: usize,
     budget: u64,
-) -> u64 {
+) -> (u64, bool) {
     let n = part.len();
     let job = |k: usize| &jobs[part[k]];
     let mut left = budget;
     // Failures since the last success: each doubles the neighbourhood.
     let mut tries = 0usize;
+    let mut stalled = false;
     let mut tops: Vec<usize> = Vec::with_capacity(n);
     while left > 0 {
         let top = |k: usize| off[k] + job(k).foot;
@@ -57,6 +59,7 @@ pub(super) fn refine(
         } else if tries < EXACT + SHAKES * LARGER {
             (MOST << (1 + (tries - EXACT) % LARGER), false)
         } else {
+            stalled = true;
             break;
         };
         // The peak: the first job whose top is the height.
@@ -126,7 +129,7 @@ pub(super) fn refine(
             tries += 1;
         }
     }
-    budget - left
+    (budget - left, stalled)
 }
 
 /// A neighbourhood taken out of a plan: its jobs over their own sections,

@@ -278,6 +278,9 @@ impl Parts<'_> {
         let mut left = budget;
         // Each job's offset in the plan so far.
         let mut now = self.start.to_vec();
+        // The parts whose neighbourhoods all failed: another pass would
+        // repeat them.
+        let mut stalled = vec![false; parts.len()];
         for _pass in 0..PASSES {
             // The smaller parts first: what they leave of their share goes
             // to the larger ones, and what a pass leaves to the parts still
@@ -297,8 +300,13 @@ impl Parts<'_> {
                 if part.len() > max_jobs(self.perfect[p]) {
                     // Too large for the search as a whole: its plan is
                     // improved a neighbourhood at a time.
+                    if stalled[p] {
+                        continue;
+                    }
                     let mut off: Vec<usize> = part.iter().map(|&j| now[j]).collect();
-                    left = left.saturating_sub(lns::refine(jobs, part, &mut off, self.aim, share));
+                    let (used, stuck) = lns::refine(jobs, part, &mut off, self.aim, share);
+                    left = left.saturating_sub(used);
+                    stalled[p] = stuck;
                     for (&j, &o) in part.iter().zip(&off) {
                         now[j] = o;
                     }
@@ -336,6 +344,9 @@ impl Parts<'_> {
                 left = left.saturating_sub(used);
                 if let Some((off, height)) = found {
                     heights[p] = height;
+                    for (&j, &o) in part.iter().zip(&off) {
+                        now[j] = o;
+                    }
                     placed.extend(local.iter().zip(off).map(|(j, o)| (j.item, o)));
                 }
             }
@@ -459,9 +470,11 @@ const SEARCH_STACK_PER_JOB: usize = 32 << 10;
 /// The search's rounds over `jobs` (`sections` spans of time) from a plan
 /// of height `slab`: the best plan found below it (offsets by job, height),
 /// if any. Rounds of searches with a node limit that doubles each round;
-/// each round tries, with each order in turn, the bound, then the target
-/// if one is given and not yet met, then a bisection between the lowest
-/// height not ruled out and the best plan. A search that ends without a
+/// each round tries the bound (with each order in the first round, then
+/// with one order a round in turn, so that where the bound is out of reach
+/// most of the work goes to lower plans), then the target if one is given
+/// and not yet met, then a bisection between the lowest height not ruled
+/// out and the best plan. A search that ends without a
 /// plan rules its height out for good; one cut short rules it out for the
 /// round only.
 fn rounds(
@@ -522,7 +535,12 @@ fn rounds(
                 }
             }
         } else {
-            for order in search::ORDERS {
+            // Every order in the first round, then one a round in turn:
+            // where the bound is out of reach, the bisection gets the more.
+            for (k, order) in search::ORDERS.into_iter().enumerate() {
+                if round > first_round && k != round % search::ORDERS.len() {
+                    continue;
+                }
                 if r.ruled_out == bound
                     && r.attempt(bound, order, search::Branch::Offset, limit).done
                 {

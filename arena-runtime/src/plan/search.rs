@@ -261,6 +261,11 @@ impl<'j> Model<'j> {
             total: self.load.clone(),
             cuts: self.cuts.clone(),
             affected: Vec::new(),
+            witness: self
+                .live
+                .iter()
+                .map(|l| l.first().copied().unwrap_or(0))
+                .collect(),
             off_undo: Vec::new(),
             floor_undo: Vec::new(),
         };
@@ -393,6 +398,8 @@ struct Search<'m, 'j> {
     cuts: Vec<usize>,
     /// Scratch: the jobs whose lowest offset rose, a stack.
     affected: Vec<usize>,
+    /// For each section, a job last found at its floor (any job at first).
+    witness: Vec<usize>,
     /// Undo logs: (job, old lowest offset), (section, old floor).
     off_undo: Vec<(usize, usize)>,
     floor_undo: Vec<(usize, usize)>,
@@ -851,14 +858,22 @@ impl Search<'_, '_> {
             'runs: for (a, b) in runs {
                 for s in a..b {
                     // The lowest offset above the floor, or none: stops at
-                    // the first job that can still go at the floor.
+                    // the first job that can still go at the floor. The
+                    // last such job found is looked at first (a hint, never
+                    // undone: a placed job's reads as `usize::MAX`).
                     let floor = self.floor[s];
+                    let w = self.witness[s];
+                    steps += 1;
+                    if self.min_off[w] <= floor {
+                        continue;
+                    }
                     let mut lowest = usize::MAX;
                     for &o in &m.live[s] {
                         steps += 1;
                         // (A placed job's reads as `usize::MAX`.)
                         lowest = lowest.min(self.min_off[o]);
                         if lowest <= floor {
+                            self.witness[s] = o;
                             break;
                         }
                     }

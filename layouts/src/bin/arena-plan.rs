@@ -15,7 +15,7 @@ use clap::Parser;
 /// none, nine at their lower bound and two below MiniMalloc's height in 1.2
 /// and 1.3 s; on 2,048 buffers that all meet, at most 6 s (BENCHMARKS.md has
 /// the figures).
-const DEFAULT_BUDGET: u64 = 250_000;
+const DEFAULT_BUDGET: u64 = 200_000;
 
 /// Plans a static allocation problem: buffers live over [lower, upper) that
 /// share bytes only when never live at once.
