@@ -82,3 +82,25 @@ fn neighbourhoods_bring_large_traces_below_greedy() {
         );
     }
 }
+
+#[test]
+fn neighbourhoods_near_usize_max_err_or_plan_never_wrap() {
+    // The trace's sizes scaled up until its plans reach past half of
+    // `usize::MAX`: the neighbourhoods' arithmetic near the top either
+    // plans soundly or leaves greedy's plan, and never wraps or panics.
+    let items = trace(5_000, 4);
+    let (_, greedy) = plan_offsets("A", &items, 0).unwrap();
+    for scale in [usize::MAX / 2 / greedy, usize::MAX / greedy] {
+        let scaled: Vec<Item> = items
+            .iter()
+            .map(|it| Item {
+                bytes: it.bytes * scale,
+                ..*it
+            })
+            .collect();
+        match plan_with_budget("A", &scaled, 0, 20_000) {
+            Ok((off, slab)) => assert_sound(&scaled, &off, slab),
+            Err(e) => assert!(e.to_string().contains("usize"), "{e}"),
+        }
+    }
+}

@@ -24,6 +24,9 @@ const LARGER: usize = 3;
 /// placements) that count as one node of the budget: about the time of one
 /// node of the search.
 const STEPS: u64 = 8_192;
+/// The most pairs of jobs that meet a neighbourhood re-planned by greedy
+/// may hold (each kept twice: 64 MiB).
+const MOST_PAIRS: usize = 4 << 20;
 /// The rounds of greedy's sizes, each in orders of other seeds.
 const SHAKES: usize = 16;
 
@@ -201,18 +204,20 @@ impl Hood {
                 ..*job(k)
             })
             .collect();
+        // The bytes to place in each section, by differences (wrapping: a
+        // section's sum fits, as the plan holds it).
         let mut load = vec![0usize; sections + 1];
         for j in &sub {
-            load[j.start] += j.foot;
-            load[j.end] -= j.foot;
+            load[j.start] = load[j.start].wrapping_add(j.foot);
+            load[j.end] = load[j.end].wrapping_sub(j.foot);
         }
         let mut bound = 0;
         let mut run = 0usize;
         for s in 0..sections {
-            run += load[s];
+            run = run.wrapping_add(load[s]);
             // (A section with nothing to place has no say.)
             if run > 0 {
-                bound = bound.max(run + base[s]);
+                bound = bound.max(run.saturating_add(base[s]));
             }
         }
         let log = |x: usize| 64 - (x as u64).leading_zeros() as u64;
@@ -295,12 +300,25 @@ fn regreedy(
         return (hood.steps, false);
     }
     let sub = &hood.sub;
-    // The jobs each meets, by a sweep in order of start.
-    let mut meets: Vec<Vec<usize>> = vec![Vec::new(); sub.len()];
+    // The jobs each meets, by a sweep in order of start; counted first, so
+    // that a dense neighbourhood (every job meeting every other) is given
+    // up before its pairs take the memory.
     let mut by_start: Vec<usize> = (0..sub.len()).collect();
     by_start.sort_by_key(|&j| (sub[j].start, j));
     let mut active: Vec<usize> = Vec::new();
     let mut steps = hood.steps;
+    let mut pairs = 0usize;
+    for &j in &by_start {
+        active.retain(|&a| sub[a].end > sub[j].start);
+        pairs += active.len();
+        steps += active.len() as u64 + 1;
+        active.push(j);
+    }
+    if pairs > MOST_PAIRS {
+        return (steps, false);
+    }
+    active.clear();
+    let mut meets: Vec<Vec<usize>> = vec![Vec::new(); sub.len()];
     for &j in &by_start {
         active.retain(|&a| sub[a].end > sub[j].start);
         for &a in &active {
@@ -352,9 +370,15 @@ fn recreate(
     floor: &[usize],
     by: &[usize],
 ) -> (Vec<usize>, usize) {
+    // A job not yet placed reads as `usize::MAX`; a plan that would pass
+    // `usize::MAX` is given up (its height reads as `usize::MAX`, above any).
     let mut off = vec![usize::MAX; sub.len()];
     let mut height = 0;
     let mut near: Vec<(usize, usize)> = Vec::new();
+    let fit = |at: usize, job: &Job| {
+        at.checked_next_multiple_of(job.align)
+            .and_then(|a| a.checked_add(job.foot).map(|top| (a, top)))
+    };
     for &j in by {
         near.clear();
         near.extend(
@@ -370,14 +394,16 @@ fn recreate(
             if end <= at {
                 continue;
             }
-            if at.next_multiple_of(job.align) + job.foot <= start {
+            if fit(at, job).is_some_and(|(_, top)| top <= start) {
                 break;
             }
             at = at.max(end);
         }
-        let at = at.next_multiple_of(job.align);
+        let Some((at, top)) = fit(at, job) else {
+            return (off, usize::MAX);
+        };
         off[j] = at;
-        height = height.max(at + job.foot);
+        height = height.max(top);
     }
     (off, height)
 }
