@@ -11,11 +11,12 @@ use clap::Parser;
 
 /// The search budget (nodes, work counted: `plan_with_budget`): on
 /// MiniMalloc's challenging problems, with MiniMalloc's capacity, every file
-/// at MiniMalloc's height or lower within 0.31 s on a 2-core machine; with
-/// none, nine at their lower bound and two below MiniMalloc's height in 1.2
-/// and 1.3 s; on 2,048 buffers that all meet, at most 6 s (BENCHMARKS.md has
-/// the figures).
-const DEFAULT_BUDGET: u64 = 200_000;
+/// at MiniMalloc's height or lower within 0.30 s on a 2-core machine; with
+/// none, nine at their lower bound and two below MiniMalloc's height in 0.72
+/// and 0.78 s; traces of 5,000 to 60,000 buffers within 1.008 of their
+/// bound in about 2 s; on 2,048 buffers that all meet, about 3.6 s
+/// (BENCHMARKS.md has the figures).
+const DEFAULT_BUDGET: u64 = 180_000;
 
 /// Plans a static allocation problem: buffers live over [lower, upper) that
 /// share bytes only when never live at once.
