@@ -1,18 +1,22 @@
 //! Large-neighbourhood search: a part too large for the search of
 //! [`super::rounds`] gets its plan improved a neighbourhood at a time.
 //!
-//! A neighbourhood is the buffers with the highest tops in a window of
-//! time around the plan's peak. They are taken out and re-planned exactly
-//! by the search above what stays: each section's *base* is the highest top
-//! of the buffers that stay in it, and a re-planned buffer goes at or above
-//! the base of every section it is live in (so it meets none of them). A
-//! re-plan is kept only if the plan's height falls. The neighbourhood grows
-//! (wider in time, more buffers) each time one fails, and starts small
-//! again after one succeeds.
+//! A neighbourhood is the buffers whose tops are above a level, in the
+//! window of time around the plan's peak that they span themselves. Such a
+//! set is upward closed: a buffer above one of them is live with it, so its
+//! top is above the level and it lies in the window. So the buffers that
+//! stay are below the ones taken out wherever they meet, and each section's
+//! *base* (the highest top of the buffers that stay in it) is all a re-plan
+//! must respect: a re-planned buffer goes at or above the base of every
+//! section it is live in, so it meets none of them. The level is the lowest
+//! whose set holds at most a given size. Sets of 64 to [`MOST`] buffers are
+//! re-planned by the search, larger ones (up to 16,384) by greedy in a few
+//! orders. A re-plan is kept only where the peak falls; each failure
+//! doubles the size, and a success starts again at the smallest.
 
 use super::search::Job;
 
-/// The most buffers a neighbourhood holds.
+/// The most buffers the search re-plans at once.
 pub(super) const MOST: usize = 2_048;
 /// The fewest.
 const FEWEST: usize = 64;
@@ -42,6 +46,9 @@ pub(super) fn refine(
     budget: u64,
 ) -> (u64, bool) {
     let n = part.len();
+    if n == 0 {
+        return (0, true);
+    }
     let job = |k: usize| &jobs[part[k]];
     let mut left = budget;
     // Failures since the last success: each doubles the neighbourhood.
