@@ -307,34 +307,20 @@ fn regreedy(
         return (hood.steps, false);
     }
     let sub = &hood.sub;
-    // The jobs each meets, by a sweep in order of start; counted first, so
-    // that a dense neighbourhood (every job meeting every other) is given
-    // up before its pairs take the memory.
-    let mut by_start: Vec<usize> = (0..sub.len()).collect();
-    by_start.sort_by_key(|&j| (sub[j].start, j));
-    let mut active: Vec<usize> = Vec::new();
-    let mut steps = hood.steps;
-    let mut pairs = 0usize;
-    for &j in &by_start {
-        active.retain(|&a| sub[a].end > sub[j].start);
-        pairs += active.len();
-        steps += active.len() as u64 + 1;
-        active.push(j);
-    }
-    if pairs > MOST_PAIRS {
+    // The jobs each meets; counted first, so that a dense neighbourhood
+    // (every job meeting every other) is given up before its pairs take the
+    // memory.
+    let (count, swept) = super::search::pairs(sub, |_, _| {});
+    let mut steps = hood.steps + swept as u64;
+    if count > MOST_PAIRS {
         return (steps, false);
     }
-    active.clear();
     let mut meets: Vec<Vec<usize>> = vec![Vec::new(); sub.len()];
-    for &j in &by_start {
-        active.retain(|&a| sub[a].end > sub[j].start);
-        for &a in &active {
-            meets[a].push(j);
-            meets[j].push(a);
-        }
-        steps += active.len() as u64 + 1;
-        active.push(j);
-    }
+    let (_, swept) = super::search::pairs(sub, |a, j| {
+        meets[a].push(j);
+        meets[j].push(a);
+    });
+    steps += (swept + 2 * count) as u64;
     let floor: Vec<usize> = sub
         .iter()
         .map(|j| hood.base[j.start..j.end].iter().copied().max().unwrap_or(0))

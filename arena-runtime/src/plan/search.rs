@@ -170,21 +170,11 @@ impl<'j> Model<'j> {
                 *c += 1;
             }
         }
-        // The pairs live together, by a sweep in order of start: each job
-        // meets the jobs still live when it starts.
         let mut overlaps: Vec<Vec<usize>> = vec![Vec::new(); jobs.len()];
-        let mut by_start: Vec<usize> = (0..jobs.len()).collect();
-        by_start.sort_by_key(|&j| (jobs[j].start, j));
-        let mut active: Vec<usize> = Vec::new();
-        for &j in &by_start {
-            let start = jobs[j].start;
-            active.retain(|&a| jobs[a].end > start);
-            for &a in &active {
-                overlaps[a].push(j);
-                overlaps[j].push(a);
-            }
-            active.push(j);
-        }
+        pairs(jobs, |a, j| {
+            overlaps[a].push(j);
+            overlaps[j].push(a);
+        });
         for o in &mut overlaps {
             o.sort_unstable();
         }
@@ -309,6 +299,28 @@ impl<'j> Model<'j> {
             },
         }
     }
+}
+
+/// Every pair of jobs live in a common section, by a sweep in order of
+/// start (each job meets the jobs still live when it starts): `each(a, j)`
+/// for each, `a` the one that started first. The number of pairs, and of
+/// steps taken beside them.
+pub(crate) fn pairs(jobs: &[Job], mut each: impl FnMut(usize, usize)) -> (usize, usize) {
+    let mut by_start: Vec<usize> = (0..jobs.len()).collect();
+    by_start.sort_by_key(|&j| (jobs[j].start, j));
+    let mut active: Vec<usize> = Vec::new();
+    let (mut count, mut steps) = (0usize, 0usize);
+    for &j in &by_start {
+        let start = jobs[j].start;
+        steps += active.len() + 1;
+        active.retain(|&a| jobs[a].end > start);
+        count += active.len();
+        for &a in &active {
+            each(a, j);
+        }
+        active.push(j);
+    }
+    (count, steps)
 }
 
 /// `subset` in the order of `order`'s keys (each largest first), with T
