@@ -19,7 +19,15 @@ dim, MLP or MoE sizes. Time is one step per operation. The buffers:
 
 Micro-batches have 512 to 4,096 tokens, in turn. Sizes are in bytes (bf16).
 
-    scripts/model-trace.py CONFIG.json MICRO_BATCHES [KV=end|batch] > problem.csv
+With TRAIN, a training step instead: each micro-batch's forward, then its
+backward through the layers in reverse. Each layer's activations saved in
+the forward (norm outputs, QKV, attention output, MLP gate and up, hidden;
+for MoE the router logits and expert outputs) live until that layer's
+backward; the gradients of the activations live one or two steps; each
+layer's weight gradients live from the first backward that writes them to
+the end (accumulated over the micro-batches); no KV cache.
+
+    scripts/model-trace.py CONFIG.json MICRO_BATCHES [KV=end|batch|TRAIN] > problem.csv
 """
 import json
 import sys
@@ -109,9 +117,70 @@ def trace(config, micro_batches, kv_to_end=True):
     return "\n".join(lines) + "\n"
 
 
+def train(config, micro_batches):
+    c = config.get("text_config", config)
+    h = c["hidden_size"]
+    layers = c["num_hidden_layers"]
+    heads = c["num_attention_heads"]
+    kv_heads = c.get("num_key_value_heads") or heads
+    head_dim = c.get("head_dim") or h // heads
+    vocab = c["vocab_size"]
+    experts = c.get("num_experts") or c.get("num_local_experts") or 0
+    top_k = c.get("num_experts_per_tok") or 0
+    inter = (c.get("moe_intermediate_size") or c.get("intermediate_size")) if experts else c["intermediate_size"]
+    b = 2  # bf16
+    q_dim, kv_dim = heads * head_dim, kv_heads * head_dim
+    weights = []
+    for _ in range(layers):
+        mlp = 3 * h * inter * b
+        weights.append([(q_dim + 2 * kv_dim) * h * b, q_dim * h * b,
+                        mlp * experts if experts else mlp, h * b, h * b])
+    rows = []  # (lo, hi or None for the end, size)
+    grads_from = [None] * layers
+    t = 0
+    tokens = [512, 1024, 2048, 4096]
+    for mb in range(micro_batches):
+        m = tokens[mb % len(tokens)]
+        resid = t
+        t += 1  # embedding
+        saved = []  # per layer: the sizes of its saved activations, and when written
+        for _ in range(layers):
+            acts = [m * h * b, m * (q_dim + 2 * kv_dim) * b, m * q_dim * b, m * h * b]
+            if experts:
+                acts += [m * experts * 4, m * top_k * h * b, m * top_k * inter * 2 * b]
+            else:
+                acts += [m * 2 * inter * b, m * inter * b]
+            saved.append((t, acts))
+            t += len(acts)  # one operation writes each
+        logits = t
+        t += 1
+        rows.append((logits, logits + 2, min(m, 256) * vocab * b))  # logits, and their gradient's read
+        t += 1
+        for layer in reversed(range(layers)):
+            start, acts = saved[layer]
+            for k, size in enumerate(acts):
+                rows.append((start + k, t + 1, size))  # saved until this backward reads it
+                rows.append((t, t + 2, size))  # its gradient, written and read by the next
+                t += 1
+            if grads_from[layer] is None:
+                grads_from[layer] = t - 1
+        rows.append((resid, t, m * h * b))  # residual stream
+        rows.append((logits, t, m * h * b))  # its gradient, back to the embedding
+    end = t
+    out = [(0, end, w) for layer in weights for w in layer]
+    out += [(grads_from[layer], end, w) for layer in range(layers) for w in weights[layer]]
+    out += [(lo, end if hi is None else min(hi, end), size) for lo, hi, size in rows]
+    lines = ["id,lower,upper,size"]
+    lines += [f"{k},{lo},{hi},{size}" for k, (lo, hi, size) in enumerate(out) if size > 0 and hi > lo]
+    return "\n".join(lines) + "\n"
+
+
 if __name__ == "__main__":
-    if len(sys.argv) not in (3, 4) or sys.argv[3:] not in ([], ["KV=end"], ["KV=batch"]):
+    if len(sys.argv) not in (3, 4) or sys.argv[3:] not in ([], ["KV=end"], ["KV=batch"], ["TRAIN"]):
         sys.exit(__doc__)
     with open(sys.argv[1]) as f:
         config = json.load(f)
-    sys.stdout.write(trace(config, int(sys.argv[2]), sys.argv[3:] != ["KV=batch"]))
+    if sys.argv[3:] == ["TRAIN"]:
+        sys.stdout.write(train(config, int(sys.argv[2])))
+    else:
+        sys.stdout.write(trace(config, int(sys.argv[2]), sys.argv[3:] != ["KV=batch"]))
