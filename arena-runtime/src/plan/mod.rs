@@ -538,7 +538,7 @@ fn rounds(
             // Every order in the first round, then one a round in turn:
             // where the bound is out of reach, the bisection gets the more.
             for (k, order) in search::ORDERS.into_iter().enumerate() {
-                if round > first_round && k != round % search::ORDERS.len() {
+                if round > first_round && k != (round + 1) % search::ORDERS.len() {
                     continue;
                 }
                 if r.ruled_out == bound

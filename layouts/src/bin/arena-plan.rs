@@ -11,12 +11,12 @@ use clap::Parser;
 
 /// The search budget (nodes, work counted: `plan_with_budget`): on
 /// MiniMalloc's challenging problems, with MiniMalloc's capacity, every file
-/// at MiniMalloc's height or lower within 0.30 s on a 2-core machine; with
-/// none, nine at their lower bound and two below MiniMalloc's height in 0.72
-/// and 0.78 s; traces of 5,000 to 60,000 buffers within 1.008 of their
-/// bound in about 2 s; on 2,048 buffers that all meet, about 3.6 s
+/// at MiniMalloc's height or lower within 0.16 s on a 2-core machine; with
+/// none, nine at their lower bound within 0.20 s and two below MiniMalloc's
+/// height in 0.5 to 0.9 s; traces of 5,000 to 60,000 buffers within 1.008
+/// of their bound in about 2 s; on 2,048 buffers that all meet, about 3.2 s
 /// (BENCHMARKS.md has the figures).
-const DEFAULT_BUDGET: u64 = 180_000;
+const DEFAULT_BUDGET: u64 = 150_000;
 
 /// Plans a static allocation problem: buffers live over [lower, upper) that
 /// share bytes only when never live at once.
