@@ -60,7 +60,7 @@ fn assert_sound(items: &[Item], off: &[usize], slab: usize) {
 
 #[test]
 fn neighbourhoods_bring_large_traces_below_greedy() {
-    // 2,549 to 10,209 buffers in one part (the long activations chain every
+    // 2,711 to 10,194 buffers in one part (the long activations chain every
     // step): past the search's 2,048, so only the neighbourhoods improve
     // greedy's plan. Each ends below greedy, none below the bound, and the
     // same problem gives the same plan.
