@@ -55,6 +55,7 @@ pub(super) fn refine(
     let mut tries = 0usize;
     let mut stalled = false;
     let mut tops: Vec<usize> = Vec::with_capacity(n);
+    let mut by_start: Vec<usize> = Vec::with_capacity(n);
     while left > 0 {
         let top = |k: usize| off[k] + job(k).foot;
         let height = (0..n).map(top).max().unwrap_or(0);
@@ -79,25 +80,38 @@ pub(super) fn refine(
         // The jobs whose top is above `level` live in the window around
         // the peak that they span themselves: upward closed (a job above
         // one of them is live with it, so its top is above `level` and it
-        // is live in the window), so each stays where it is possible.
+        // is live in the window), so each stays where it is possible. They
+        // are the run of such jobs, merged in order of start, that holds
+        // the peak: one pass over the part for each level.
+        by_start.clear();
+        by_start.extend(0..n);
+        by_start.sort_unstable_by_key(|&k| (job(k).start, k));
         let scans = core::cell::Cell::new(0u64);
         let above = |level: usize| -> Option<Vec<usize>> {
-            let (mut a, mut b) = (job(peak).start, job(peak).end);
-            loop {
-                scans.set(scans.get() + n as u64);
-                let near: Vec<usize> = (0..n)
-                    .filter(|&k| top(k) > level && job(k).start < b && a < job(k).end)
-                    .collect();
-                if near.len() > size {
+            scans.set(scans.get() + n as u64);
+            let mut run: Vec<usize> = Vec::new();
+            let (mut end, mut has_peak) = (0usize, false);
+            for &k in &by_start {
+                if top(k) <= level {
+                    continue;
+                }
+                if !run.is_empty() && job(k).start >= end {
+                    if has_peak {
+                        break;
+                    }
+                    run.clear();
+                }
+                run.push(k);
+                end = end.max(job(k).end);
+                has_peak |= k == peak;
+                if has_peak && run.len() > size {
                     return None;
                 }
-                let a2 = near.iter().map(|&k| job(k).start).fold(a, usize::min);
-                let b2 = near.iter().map(|&k| job(k).end).fold(b, usize::max);
-                if (a2, b2) == (a, b) {
-                    return Some(near);
-                }
-                (a, b) = (a2, b2);
             }
+            // (The peak's top is the height, above any level tried.) In
+            // the part's order, as the search breaks its last ties by it.
+            run.sort_unstable();
+            Some(run)
         };
         // The lowest level whose neighbourhood holds at most `size` jobs.
         tops.clear();
@@ -120,8 +134,9 @@ pub(super) fn refine(
         if near.is_empty() {
             near = above(tops[lo]).unwrap_or_default();
         }
-        // Sorting the tops, and the scans for the level.
-        let sort = n as u64 * (64 - (n as u64).leading_zeros() as u64);
+        // Sorting the jobs by start and the tops, and the passes for the
+        // level.
+        let sort = 2 * n as u64 * (64 - (n as u64).leading_zeros() as u64);
         left = left.saturating_sub((sort + scans.get()) / STEPS);
         if left == 0 {
             break;
