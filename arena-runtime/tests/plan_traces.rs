@@ -20,9 +20,12 @@ fn trace(times: usize, seed: u64) -> Vec<Item> {
         first,
         last,
     };
+    // (Live to the step before the last, with a buffer of the last step:
+    // none is live throughout, so none is stacked apart from the rest.)
     for _ in 0..200 {
-        items.push(item((1 + rng.below(64) as usize) << 16, 0, times - 1));
+        items.push(item((1 + rng.below(64) as usize) << 16, 0, times - 2));
     }
+    items.push(item(256, times - 1, times - 1));
     for t in 0..times {
         if rng.below(2) == 0 {
             let life = if rng.below(10) == 0 {
@@ -103,4 +106,38 @@ fn neighbourhoods_near_usize_max_err_or_plan_never_wrap() {
             Err(e) => assert!(e.to_string().contains("usize"), "{e}"),
         }
     }
+}
+
+#[test]
+fn buffers_live_throughout_are_stacked_apart_and_the_rest_falls_apart() {
+    // A chain of short buffers (each meeting its next few) and one small
+    // buffer live throughout, which makes the whole one part: greedy by
+    // size leaves the small one on top of a poor plan of the chain. Stacked
+    // apart, the chain falls into independent parts, each searched to its
+    // bound.
+    let mut rng = Rng(9);
+    let n = 20_000;
+    let mut items: Vec<Item> = (1..n)
+        .map(|k| Item {
+            name: "x",
+            bytes: (1 + rng.below(1_000) as usize) * 64,
+            align: 64,
+            first: k,
+            last: k + 1 + rng.below(7) as usize,
+        })
+        .collect();
+    let last = items.iter().map(|it| it.last).max().unwrap();
+    items.push(Item {
+        name: "w",
+        bytes: 4096,
+        align: 64,
+        first: 0,
+        last,
+    });
+    let (_, greedy) = plan_offsets("A", &items, 0).unwrap();
+    let bound = lower_bound("A", &items, last + 1, 1).unwrap();
+    let (off, slab) = plan_with_budget("A", &items, 0, 100_000).unwrap();
+    assert_sound(&items, &off, slab);
+    assert!(greedy > bound, "greedy {greedy} is at the bound");
+    assert_eq!(slab, bound, "greedy {greedy}");
 }

@@ -127,7 +127,7 @@ pub fn plan_with_budget(
     guard: usize,
     budget: u64,
 ) -> Result<(Vec<usize>, usize), SizeError> {
-    search_plan(arena, items, guard, budget, None)
+    search_plan(arena, items, guard, budget, None, true).map(|(o, h, _)| (o, h))
 }
 
 /// [`plan_with_budget`] for a plan that must fit in `capacity` bytes: after
@@ -150,27 +150,41 @@ pub fn plan_within(
     budget: u64,
     capacity: usize,
 ) -> Result<(Vec<usize>, usize), SizeError> {
-    search_plan(arena, items, guard, budget, Some(capacity))
+    search_plan(arena, items, guard, budget, Some(capacity), true).map(|(o, h, _)| (o, h))
 }
 
-/// Greedy, then the search, aiming at `target` where one is given.
+/// Greedy, then the search, aiming at `target` where one is given (first
+/// with the buffers live throughout stacked apart, where `peel` allows and
+/// there are some): the plan, its height and the nodes used.
 fn search_plan(
     arena: &'static str,
     items: &[Item],
     guard: usize,
-    budget: u64,
+    mut budget: u64,
     target: Option<usize>,
-) -> Result<(Vec<usize>, usize), SizeError> {
+    peel: bool,
+) -> Result<(Vec<usize>, usize, u64), SizeError> {
     let (mut offsets, mut slab) = plan_offsets(arena, items, guard)?;
     if budget == 0 {
-        return Ok((offsets, slab));
+        return Ok((offsets, slab, 0));
     }
     let n = items.len();
     let Some(bound) = busiest(items, guard, &mut vec![0; n], &mut vec![Placed::EMPTY; n]) else {
-        return Ok((offsets, slab));
+        return Ok((offsets, slab, 0));
     };
     if slab <= bound {
-        return Ok((offsets, slab));
+        return Ok((offsets, slab, 0));
+    }
+    let mut peeled = 0;
+    if peel
+        && let Some((off, height, used)) = stack_throughout(arena, items, guard, budget, target)?
+    {
+        if height < slab {
+            return Ok((off, height, used));
+        }
+        // Not below greedy's plan: the search as a whole, with the rest.
+        peeled = used;
+        budget = budget.saturating_sub(used);
     }
     // Time: the phase boundaries, compressed to the ones some buffer has.
     let times = boundaries(items.iter().filter(|it| it.bytes > 0));
@@ -216,7 +230,7 @@ fn search_plan(
         .map(|p| parts[p].len().min(max_jobs(perfect[p]).max(lns::MOST)))
         .max();
     let Some(largest) = largest else {
-        return Ok((offsets, slab));
+        return Ok((offsets, slab, peeled));
     };
     let start: Vec<usize> = jobs.iter().map(|j| offsets[j.item]).collect();
     let search = Parts {
@@ -228,7 +242,7 @@ fn search_plan(
         floor,
         aim,
     };
-    let placed = std::thread::scope(|scope| {
+    let (placed, used) = std::thread::scope(|scope| {
         std::thread::Builder::new()
             .name("arena-plan-search".into())
             .stack_size(SEARCH_STACK + largest * SEARCH_STACK_PER_JOB)
@@ -248,7 +262,84 @@ fn search_plan(
             .max()
             .unwrap_or(0);
     }
-    Ok((offsets, slab))
+    Ok((offsets, slab, peeled + used))
+}
+
+/// The buffers live over the whole time of the problem, stacked from 0,
+/// and the others planned above them: the plan, its height and the nodes
+/// used, or `None`
+/// where no buffer, or every one, is live throughout. Each buffer live
+/// throughout meets every other, so in any plan its bytes are free at every
+/// phase: taking them out and stacking them at the bottom loses nothing
+/// (but alignment), and the rest may then fall apart into independent
+/// parts.
+fn stack_throughout(
+    arena: &'static str,
+    items: &[Item],
+    guard: usize,
+    budget: u64,
+    target: Option<usize>,
+) -> Result<Option<(Vec<usize>, usize, u64)>, SizeError> {
+    let live = |it: &&Item| it.bytes > 0 && it.first <= it.last;
+    let (Some(first), Some(last)) = (
+        items.iter().filter(live).map(|it| it.first).min(),
+        items.iter().filter(live).map(|it| it.last).max(),
+    ) else {
+        return Ok(None);
+    };
+    let throughout = |it: &Item| live(&it) && it.first == first && it.last == last;
+    let mut stacked: Vec<usize> = (0..items.len())
+        .filter(|&k| throughout(&items[k]))
+        .collect();
+    if stacked.is_empty() || stacked.len() == items.iter().filter(live).count() {
+        return Ok(None);
+    }
+    // The most aligned first, then the largest: the least padding.
+    stacked.sort_by_key(|&k| (core::cmp::Reverse((items[k].align, items[k].bytes)), k));
+    let mut offsets = vec![0usize; items.len()];
+    let mut end = 0usize;
+    for &k in &stacked {
+        let overflow = SizeError::SlabOverflow {
+            arena,
+            field: items[k].name,
+        };
+        let at = align_up(end, items[k].align).ok_or(overflow.clone())?;
+        offsets[k] = at;
+        end = at
+            .checked_add(items[k].bytes)
+            .and_then(|e| e.checked_add(guard))
+            .ok_or(overflow)?;
+    }
+    let rest: Vec<Item> = items
+        .iter()
+        .map(|it| {
+            if throughout(it) {
+                Item { bytes: 0, ..*it }
+            } else {
+                *it
+            }
+        })
+        .collect();
+    let most = rest
+        .iter()
+        .filter(live)
+        .map(|it| it.align)
+        .max()
+        .unwrap_or(1);
+    let Some(base) = align_up(end, most) else {
+        return Ok(None);
+    };
+    let aim = target.map(|t| t.saturating_sub(base));
+    let (above, height, used) = search_plan(arena, &rest, guard, budget, aim, false)?;
+    let Some(height) = height.checked_add(base) else {
+        return Ok(None);
+    };
+    for (k, it) in rest.iter().enumerate() {
+        if it.bytes > 0 {
+            offsets[k] = above[k] + base;
+        }
+    }
+    Ok(Some((offsets, height.max(end), used)))
 }
 
 /// The independent parts of a problem, for their search.
@@ -270,7 +361,7 @@ struct Parts<'a> {
 impl Parts<'_> {
     /// Searches the parts above the aim (`heights`: each part's plan's),
     /// with `budget` nodes in all: the offsets found, by item.
-    fn run(&self, mut heights: Vec<usize>, budget: u64) -> Vec<(usize, usize)> {
+    fn run(&self, mut heights: Vec<usize>, budget: u64) -> (Vec<(usize, usize)>, u64) {
         let (jobs, parts) = (self.jobs, self.parts);
         let mut placed = Vec::new();
         // Each part's next round: a later pass goes on where the last stopped.
@@ -351,7 +442,7 @@ impl Parts<'_> {
                 }
             }
         }
-        placed
+        (placed, budget - left)
     }
 }
 
