@@ -20,7 +20,8 @@
 //! (runs of time no buffer crosses) are searched apart. A perfect packing
 //! (every phase as full as the bound) is searched by corners instead, in
 //! many short runs of shuffled orders. A part too large for one search is
-//! improved a neighbourhood at a time (the `lns` module). [`Problem`] reads and writes
+//! improved a neighbourhood at a time (the `lns` module). Buffers live
+//! throughout are stacked apart first, so that the rest can fall apart. [`Problem`] reads and writes
 //! MiniMalloc's CSV form, what the `arena-plan` binary plans.
 
 use crate::error::SizeError;
@@ -98,6 +99,13 @@ const fn align_up(x: usize, align: usize) -> Option<usize> {
 /// uncounted work made a node cost up to 6 ms). Never above
 /// [`plan_offsets`]'s plan; a plan at the bound ends the search at once. A
 /// budget of 0 is [`plan_offsets`].
+///
+/// Buffers live over the whole time of the problem meet every other, so
+/// their bytes are free at every phase of any plan: they are stacked apart
+/// at the bottom first and the rest planned above them, where the rest may
+/// fall apart into independent parts (a small buffer live throughout no
+/// longer ties every phase together). That plan is kept where it is below
+/// greedy's; else the search runs on the whole with the budget left.
 ///
 /// A part of more than 2,048 non-empty buffers (8,192 for a perfect
 /// packing) is too large for one search (its depth is the number of
