@@ -94,6 +94,28 @@ pub fn plan_offsets(
     Ok((offsets, slab))
 }
 
+/// Greedy by size alone (no other orders): each item's offset and the
+/// slab's bytes. For a part of a problem whose whole was already planned in
+/// every order.
+pub(super) fn plan_by_size(
+    arena: &'static str,
+    items: &[Item],
+    guard: usize,
+) -> Result<(Vec<usize>, usize), SizeError> {
+    let n = items.len();
+    let (mut offsets, mut order, mut placed) = (vec![0; n], vec![0; n], vec![Placed::EMPTY; n]);
+    let slab = greedy(
+        arena,
+        items,
+        guard,
+        &mut offsets,
+        &mut order,
+        &mut placed,
+        Order::Size,
+    )?;
+    Ok((offsets, slab))
+}
+
 /// How many shuffled orders a plan far from its bound tries.
 const SHUFFLES: u64 = 32;
 

@@ -172,7 +172,13 @@ fn search_plan(
     target: Option<usize>,
     peel: bool,
 ) -> Result<(Vec<usize>, usize, u64), SizeError> {
-    let (mut offsets, mut slab) = plan_offsets(arena, items, guard)?;
+    // (The rest of a problem whose buffers live throughout are stacked
+    // apart: its whole was planned in every order of greedy already.)
+    let (mut offsets, mut slab) = if peel {
+        plan_offsets(arena, items, guard)?
+    } else {
+        greedy::plan_by_size(arena, items, guard)?
+    };
     if budget == 0 {
         return Ok((offsets, slab, 0));
     }
@@ -183,6 +189,8 @@ fn search_plan(
     if slab <= bound {
         return Ok((offsets, slab, 0));
     }
+    // First with the buffers live throughout stacked apart; where that is
+    // not below greedy's plan, the search as a whole with the budget left.
     let mut peeled = 0;
     if peel
         && let Some((off, height, used)) = stack_throughout(arena, items, guard, budget, target)?
@@ -190,7 +198,6 @@ fn search_plan(
         if height < slab {
             return Ok((off, height, used));
         }
-        // Not below greedy's plan: the search as a whole, with the rest.
         peeled = used;
         budget = budget.saturating_sub(used);
     }
