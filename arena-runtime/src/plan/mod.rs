@@ -222,15 +222,8 @@ fn search_plan(
     // share no byte; each is searched on its own, and the plan's height is
     // the highest part's.
     let parts = components(&jobs);
-    let heights: Vec<usize> = parts
-        .iter()
-        .map(|p| {
-            p.iter()
-                .map(|&j| offsets[jobs[j].item] + jobs[j].foot)
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
+    let start: Vec<usize> = jobs.iter().map(|j| offsets[j.item]).collect();
+    let heights: Vec<usize> = parts.iter().map(|p| height(&jobs, p, &start)).collect();
     let (bounds, perfect): (Vec<usize>, Vec<bool>) =
         parts.iter().map(|p| part_bound(&jobs, p)).unzip();
     // No plan is below the highest part's bound: a part at or below it
@@ -247,9 +240,7 @@ fn search_plan(
     let Some(largest) = largest else {
         return Ok((offsets, slab, peeled));
     };
-    let start: Vec<usize> = jobs.iter().map(|j| offsets[j.item]).collect();
     let search = Parts {
-        start: &start,
         jobs: &jobs,
         parts: &parts,
         bounds: &bounds,
@@ -257,18 +248,18 @@ fn search_plan(
         floor,
         aim,
     };
-    let (placed, used) = std::thread::scope(|scope| {
+    let (now, used) = std::thread::scope(|scope| {
         std::thread::Builder::new()
             .name("arena-plan-search".into())
             .stack_size(SEARCH_STACK + largest * SEARCH_STACK_PER_JOB)
-            .spawn_scoped(scope, || search.run(heights, budget))
+            .spawn_scoped(scope, || search.run(start.clone(), heights, budget))
             .ok()
             .and_then(|h| h.join().ok())
             .unwrap_or_default()
     });
-    if !placed.is_empty() {
-        for (item, o) in placed {
-            offsets[item] = o;
+    if !now.is_empty() && now != start {
+        for (j, o) in jobs.iter().zip(now) {
+            offsets[j.item] = o;
         }
         // Each part's plan is below its greedy height, so the whole is too.
         slab = jobs
@@ -282,8 +273,7 @@ fn search_plan(
 
 /// The buffers live over the whole time of the problem, stacked from 0,
 /// and the others planned above them: the plan, its height and the nodes
-/// used, or `None`
-/// where no buffer, or every one, is live throughout. Each buffer live
+/// used, or `None` where no buffer, or every one, is live throughout. Each buffer live
 /// throughout meets every other, so in any plan its bytes are free at every
 /// phase: taking them out and stacking them at the bottom loses nothing
 /// (but alignment), and the rest may then fall apart into independent
@@ -359,8 +349,6 @@ fn stack_throughout(
 
 /// The independent parts of a problem, for their search.
 struct Parts<'a> {
-    /// Each job's offset in greedy's plan.
-    start: &'a [usize],
     jobs: &'a [search::Job],
     parts: &'a [Vec<usize>],
     /// Each part's busiest section's bytes.
@@ -374,16 +362,14 @@ struct Parts<'a> {
 }
 
 impl Parts<'_> {
-    /// Searches the parts above the aim (`heights`: each part's plan's),
-    /// with `budget` nodes in all: the offsets found, by item.
-    fn run(&self, mut heights: Vec<usize>, budget: u64) -> (Vec<(usize, usize)>, u64) {
+    /// Searches the parts above the aim (`now`: each job's offset in the
+    /// plan so far; `heights`: each part's), with `budget` nodes in all:
+    /// the offsets of the plan found, by job, and the nodes used.
+    fn run(&self, mut now: Vec<usize>, mut heights: Vec<usize>, budget: u64) -> (Vec<usize>, u64) {
         let (jobs, parts) = (self.jobs, self.parts);
-        let mut placed = Vec::new();
         // Each part's next round: a later pass goes on where the last stopped.
         let mut next = vec![0usize; parts.len()];
         let mut left = budget;
-        // Each job's offset in the plan so far.
-        let mut now = self.start.to_vec();
         // The parts whose neighbourhoods all failed: another pass would
         // repeat them.
         let mut stalled = vec![false; parts.len()];
@@ -416,13 +402,7 @@ impl Parts<'_> {
                     for (&j, &o) in part.iter().zip(&off) {
                         now[j] = o;
                     }
-                    heights[p] = part
-                        .iter()
-                        .zip(&off)
-                        .map(|(&j, &o)| o + jobs[j].foot)
-                        .max()
-                        .unwrap_or(0);
-                    placed.extend(part.iter().zip(&off).map(|(&j, &o)| (jobs[j].item, o)));
+                    heights[p] = height(jobs, part, &now);
                     continue;
                 }
                 let first = part.iter().map(|&j| jobs[j].start).min().unwrap_or(0);
@@ -453,12 +433,19 @@ impl Parts<'_> {
                     for (&j, &o) in part.iter().zip(&off) {
                         now[j] = o;
                     }
-                    placed.extend(local.iter().zip(off).map(|(j, o)| (j.item, o)));
                 }
             }
         }
-        (placed, budget - left)
+        (now, budget - left)
     }
+}
+
+/// The height of the jobs `part` of `jobs` at the offsets `at` (by job).
+fn height(jobs: &[search::Job], part: &[usize], at: &[usize]) -> usize {
+    part.iter()
+        .map(|&j| at[j] + jobs[j].foot)
+        .max()
+        .unwrap_or(0)
 }
 
 /// The jobs of each independent part of `jobs`: runs of time no job
