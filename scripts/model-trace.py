@@ -33,19 +33,25 @@ import json
 import sys
 
 
-def trace(config, micro_batches, kv_to_end=True):
+def dims(config):
+    """The sizes a trace needs from a config.json: hidden size, layers,
+    vocabulary, experts and those per token (0 without), the MLP's (or an
+    expert's) intermediate size, the query and the key-value widths."""
     c = config.get("text_config", config)
     h = c["hidden_size"]
-    layers = c["num_hidden_layers"]
     heads = c["num_attention_heads"]
     kv_heads = c.get("num_key_value_heads") or heads
     head_dim = c.get("head_dim") or h // heads
-    vocab = c["vocab_size"]
     experts = c.get("num_experts") or c.get("num_local_experts") or 0
     top_k = c.get("num_experts_per_tok") or 0
     inter = (c.get("moe_intermediate_size") or c.get("intermediate_size")) if experts else c["intermediate_size"]
+    return (h, c["num_hidden_layers"], c["vocab_size"], experts, top_k, inter,
+            heads * head_dim, kv_heads * head_dim)
+
+
+def trace(config, micro_batches, kv_to_end=True):
+    h, layers, vocab, experts, top_k, inter, q_dim, kv_dim = dims(config)
     b = 2  # bf16
-    q_dim, kv_dim = heads * head_dim, kv_heads * head_dim
     rows = []
 
     def buf(lo, hi, size):
@@ -118,18 +124,8 @@ def trace(config, micro_batches, kv_to_end=True):
 
 
 def train(config, micro_batches):
-    c = config.get("text_config", config)
-    h = c["hidden_size"]
-    layers = c["num_hidden_layers"]
-    heads = c["num_attention_heads"]
-    kv_heads = c.get("num_key_value_heads") or heads
-    head_dim = c.get("head_dim") or h // heads
-    vocab = c["vocab_size"]
-    experts = c.get("num_experts") or c.get("num_local_experts") or 0
-    top_k = c.get("num_experts_per_tok") or 0
-    inter = (c.get("moe_intermediate_size") or c.get("intermediate_size")) if experts else c["intermediate_size"]
+    h, layers, vocab, experts, top_k, inter, q_dim, kv_dim = dims(config)
     b = 2  # bf16
-    q_dim, kv_dim = heads * head_dim, kv_heads * head_dim
     weights = []
     for _ in range(layers):
         mlp = 3 * h * inter * b

@@ -88,10 +88,9 @@ pub fn plan_offsets(
     items: &[Item],
     guard: usize,
 ) -> Result<(Vec<usize>, usize), SizeError> {
-    let n = items.len();
-    let (mut offsets, mut order, mut placed) = (vec![0; n], vec![0; n], vec![Placed::EMPTY; n]);
-    let slab = plan(arena, items, guard, &mut offsets, &mut order, &mut placed)?;
-    Ok((offsets, slab))
+    on_heap(items.len(), |offsets, order, placed| {
+        plan(arena, items, guard, offsets, order, placed)
+    })
 }
 
 /// Greedy by size alone (no other orders): each item's offset and the
@@ -102,17 +101,19 @@ pub(super) fn plan_by_size(
     items: &[Item],
     guard: usize,
 ) -> Result<(Vec<usize>, usize), SizeError> {
-    let n = items.len();
+    on_heap(items.len(), |offsets, order, placed| {
+        greedy(arena, items, guard, offsets, order, placed, Order::Size)
+    })
+}
+
+/// `place` with the scratch of `n` items on the heap: the offsets it wrote
+/// and the slab it returned.
+fn on_heap(
+    n: usize,
+    place: impl FnOnce(&mut [usize], &mut [u128], &mut [Placed]) -> Result<usize, SizeError>,
+) -> Result<(Vec<usize>, usize), SizeError> {
     let (mut offsets, mut order, mut placed) = (vec![0; n], vec![0; n], vec![Placed::EMPTY; n]);
-    let slab = greedy(
-        arena,
-        items,
-        guard,
-        &mut offsets,
-        &mut order,
-        &mut placed,
-        Order::Size,
-    )?;
+    let slab = place(&mut offsets, &mut order, &mut placed)?;
     Ok((offsets, slab))
 }
 

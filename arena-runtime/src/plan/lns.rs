@@ -256,6 +256,25 @@ impl Hood {
         }
     }
 
+    /// [`Hood::new`] where it has jobs and its bound is below `height`;
+    /// else the steps its making took.
+    fn below(
+        jobs: &[Job],
+        part: &[usize],
+        off: &[usize],
+        free: &[usize],
+        height: usize,
+    ) -> Result<Hood, u64> {
+        if free.is_empty() {
+            return Err(0);
+        }
+        let hood = Hood::new(jobs, part, off, free);
+        if hood.bound >= height {
+            return Err(hood.steps);
+        }
+        Ok(hood)
+    }
+
     /// Writes the plan `placed` (offsets by job of `sub`) into `off`.
     fn apply(&self, off: &mut [usize], placed: &[usize]) {
         for (j, &o) in self.sub.iter().zip(placed) {
@@ -276,14 +295,11 @@ fn replan(
     aim: usize,
     left: u64,
 ) -> (u64, bool) {
-    if free.is_empty() {
-        return (0, false);
-    }
-    let hood = Hood::new(jobs, part, off, free);
+    let hood = match Hood::below(jobs, part, off, free, height) {
+        Ok(hood) => hood,
+        Err(steps) => return (steps / STEPS, false),
+    };
     let made = hood.steps / STEPS;
-    if hood.bound >= height {
-        return (made, false);
-    }
     let budget = (64 * free.len() as u64).min(left);
     let (found, used, _) = super::rounds(
         &hood.sub,
@@ -314,13 +330,10 @@ fn regreedy(
     height: usize,
     turn: usize,
 ) -> (u64, bool) {
-    if free.is_empty() {
-        return (0, false);
-    }
-    let hood = Hood::new(jobs, part, off, free);
-    if hood.bound >= height {
-        return (hood.steps, false);
-    }
+    let hood = match Hood::below(jobs, part, off, free, height) {
+        Ok(hood) => hood,
+        Err(steps) => return (steps, false),
+    };
     let sub = &hood.sub;
     // The jobs each meets; counted first, so that a dense neighbourhood
     // (every job meeting every other) is given up before its pairs take the

@@ -63,6 +63,43 @@ fn optimum_above(jobs: &[Job], base: &[usize]) -> usize {
     best
 }
 
+/// `n` jobs over `sections`, drawn from `next` (a value below its
+/// argument): 1 to 9 bytes, aligned to 1, 2 or 4.
+fn random_jobs(next: &mut impl FnMut(u64) -> usize, sections: usize, n: usize) -> Vec<Job> {
+    (0..n)
+        .map(|item| {
+            let start = next(sections as u64);
+            let end = start + 1 + next((sections - start) as u64);
+            Job {
+                start,
+                end,
+                foot: 1 + next(9),
+                align: 1 << next(3),
+                width: end - start,
+                item,
+            }
+        })
+        .collect()
+}
+
+/// Every job of the plan `offsets` aligned, at or below `best`, at or
+/// above the `base` of its sections (where one is given), and apart from
+/// every job live with it.
+fn assert_plan(jobs: &[Job], offsets: &[usize], best: usize, base: &[usize], case: &str) {
+    for (a, ja) in jobs.iter().enumerate() {
+        assert!(offsets[a] + ja.foot <= best && offsets[a].is_multiple_of(ja.align));
+        assert!(
+            base.is_empty() || (ja.start..ja.end).all(|s| offsets[a] >= base[s]),
+            "{case}: {a} below the base"
+        );
+        for (b, jb) in jobs.iter().enumerate().skip(a + 1) {
+            let live = ja.start < jb.end && jb.start < ja.end;
+            let apart = offsets[a] + ja.foot <= offsets[b] || offsets[b] + jb.foot <= offsets[a];
+            assert!(!live || apart, "{case}: {a} and {b} overlap");
+        }
+    }
+}
+
 #[test]
 fn finds_and_proves_the_optimum_of_small_problems() {
     let mut seed = 7u64;
@@ -73,20 +110,7 @@ fn finds_and_proves_the_optimum_of_small_problems() {
     for case in 0..3000 {
         let sections = 1 + next(6);
         let n = 1 + next(7);
-        let jobs: Vec<Job> = (0..n)
-            .map(|item| {
-                let start = next(sections as u64);
-                let end = start + 1 + next((sections - start) as u64);
-                Job {
-                    start,
-                    end,
-                    foot: 1 + next(9),
-                    align: 1 << next(3),
-                    width: end - start,
-                    item,
-                }
-            })
-            .collect();
+        let jobs = random_jobs(&mut next, sections, n);
         let best = optimum(&jobs);
         // Through the planner: at the optimum with a budget it cannot
         // run out of, with or without a capacity to aim at.
@@ -113,18 +137,13 @@ fn finds_and_proves_the_optimum_of_small_problems() {
             let offsets = found.offsets.unwrap_or_else(|| {
                 panic!("case {case}: {jobs:?} at {best} ({order:?}, {branch:?})")
             });
-            for (a, ja) in jobs.iter().enumerate() {
-                assert!(offsets[a] + ja.foot <= best && offsets[a].is_multiple_of(ja.align));
-                for (b, jb) in jobs.iter().enumerate().skip(a + 1) {
-                    let live = ja.start < jb.end && jb.start < ja.end;
-                    let apart =
-                        offsets[a] + ja.foot <= offsets[b] || offsets[b] + jb.foot <= offsets[a];
-                    assert!(
-                        !live || apart,
-                        "case {case} ({branch:?}): {a} and {b} overlap"
-                    );
-                }
-            }
+            assert_plan(
+                &jobs,
+                &offsets,
+                best,
+                &[],
+                &format!("case {case} ({branch:?})"),
+            );
             if best > 1 {
                 let below = model.solve_by(best - 1, order, branch, 1_000_000);
                 assert!(
@@ -149,20 +168,7 @@ fn finds_and_proves_the_optimum_above_a_base() {
         let sections = 1 + next(6);
         let n = 1 + next(6);
         let base: Vec<usize> = (0..sections).map(|_| next(3) * next(5)).collect();
-        let jobs: Vec<Job> = (0..n)
-            .map(|item| {
-                let start = next(sections as u64);
-                let end = start + 1 + next((sections - start) as u64);
-                Job {
-                    start,
-                    end,
-                    foot: 1 + next(9),
-                    align: 1 << next(3),
-                    width: end - start,
-                    item,
-                }
-            })
-            .collect();
+        let jobs = random_jobs(&mut next, sections, n);
         let best = optimum_above(&jobs, &base);
         let model = Model::new(&jobs, sections, base.clone());
         for order in ORDERS {
@@ -170,19 +176,7 @@ fn finds_and_proves_the_optimum_above_a_base() {
             let offsets = found
                 .offsets
                 .unwrap_or_else(|| panic!("case {case}: {jobs:?} over {base:?} at {best}"));
-            for (a, ja) in jobs.iter().enumerate() {
-                assert!(offsets[a] + ja.foot <= best && offsets[a].is_multiple_of(ja.align));
-                assert!(
-                    (ja.start..ja.end).all(|s| offsets[a] >= base[s]),
-                    "case {case}: {a} below the base"
-                );
-                for (b, jb) in jobs.iter().enumerate().skip(a + 1) {
-                    let live = ja.start < jb.end && jb.start < ja.end;
-                    let apart =
-                        offsets[a] + ja.foot <= offsets[b] || offsets[b] + jb.foot <= offsets[a];
-                    assert!(!live || apart, "case {case}: {a} and {b} overlap");
-                }
-            }
+            assert_plan(&jobs, &offsets, best, &base, &format!("case {case}"));
             let below = model.solve_by(best - 1, order, Branch::Offset, 1_000_000);
             assert!(
                 below.offsets.is_none() && below.proven,
