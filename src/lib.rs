@@ -25,6 +25,9 @@ pub use arena_runtime::device as cuda;
 /// The checked number formulas compute with: `n(2) * M * h` in the expansion.
 pub use arena_runtime::checked;
 
+/// The largest serve limits whose arena fits a memory budget.
+pub use arena_runtime::fit;
+
 /// The offset planner of arenas with declared phases.
 pub use arena_runtime::plan;
 

@@ -6,6 +6,7 @@ mod expand;
 mod formula;
 mod infer;
 mod model;
+mod monotone;
 
 use proc_macro::TokenStream;
 

@@ -5,6 +5,7 @@
 use crate::carve::{self, Memory};
 use crate::dtype::DType;
 use crate::error::{CarveError, SizeError, StepError};
+use crate::fit::Growth;
 use crate::host::SlabRef;
 use crate::layout::{Cursor, Layout, Placement};
 use crate::levers::{LeverInfo, Levers};
@@ -107,6 +108,8 @@ pub trait Arena: Sized {
     /// The declared phases, in order (`#[arena(phases(...))]`); empty when
     /// none are declared, and every buffer lives at once.
     const PHASES: &'static [&'static str] = &[];
+    /// The declared parameters' names, in order (`#[arena(params(...))]`).
+    const PARAMS: &'static [&'static str] = &[];
     /// Alignment of the arena's region: the largest of [`Arena::ALIGN`], the
     /// element alignment of its buffers and their `align = N`.
     const REGION_ALIGN: usize = region_align(Self::ALIGN, Self::BUFFERS);
@@ -138,6 +141,28 @@ pub trait Arena: Sized {
     fn nested_layout(&self, index: usize) -> Option<Result<Layout, SizeError>> {
         let _ = index;
         None
+    }
+
+    /// What the derive read from the formulas about parameter `param` (its
+    /// name or its short name): whether every buffer's bytes can only grow
+    /// as it grows ([`Growth::Grows`]), or the first formula not known to
+    /// ([`Growth::NotKnown`]). [`fit::largest`](crate::fit::largest) bisects
+    /// where it grows.
+    fn growth(param: &str) -> Growth {
+        if Self::PARAMS.contains(&param) {
+            Growth::NotKnown {
+                item: Self::NAME,
+                formula: "(not read by the derive)",
+            }
+        } else {
+            Growth::NotAParam
+        }
+    }
+
+    /// Whether every buffer's bytes can only grow as `param` grows
+    /// ([`Arena::growth`] is [`Growth::Grows`]).
+    fn grows_with(param: &str) -> bool {
+        Self::growth(param) == Growth::Grows
     }
 
     /// Appends the names of every lever this arena and its nested arenas read.

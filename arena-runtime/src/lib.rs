@@ -14,6 +14,7 @@ mod dtype;
 mod dyn_view;
 mod elem;
 mod error;
+pub mod fit;
 mod host;
 mod layout;
 mod levers;

@@ -46,3 +46,19 @@ pub trait RegionOf {
 impl<T> RegionOf for crate::Region<T> {
     type Inner = T;
 }
+
+/// The growth of a nested arena `A` with the parameter its argument `k`
+/// fills, where that argument grows with the outer parameter: `NotKnown`
+/// naming the nested field and the argument where `A` does not grow with it.
+pub fn nested_growth<A: crate::Arena>(
+    k: usize,
+    item: &'static str,
+    formula: &'static str,
+) -> crate::fit::Growth {
+    use crate::fit::Growth;
+    match A::PARAMS.get(k).map(|p| A::growth(p)) {
+        Some(Growth::Grows) => Growth::Grows,
+        Some(g @ Growth::NotKnown { .. }) => g,
+        _ => Growth::NotKnown { item, formula },
+    }
+}

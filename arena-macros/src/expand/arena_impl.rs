@@ -6,6 +6,7 @@ use quote::quote;
 
 use crate::attr::DType;
 use crate::model::{self, Model, Role};
+use crate::monotone;
 
 use super::docs::formula_text;
 use super::shapes::shapes_ident;
@@ -250,6 +251,7 @@ pub(super) fn arena_impl(m: &Model, g: &Gen) -> TokenStream {
             }
         }
     });
+    let growth = growth_items(m);
     let views = if m.phases().is_empty() {
         views_ident(m)
     } else {
@@ -291,7 +293,63 @@ pub(super) fn arena_impl(m: &Model, g: &Gen) -> TokenStream {
 
             #levers_item
 
+            #growth
+
             #carve
+        }
+    }
+}
+
+/// `PARAMS` and `growth`: the declared parameters, and for each whether
+/// every buffer can only grow with it ([`monotone`]), a nested region's
+/// growth asked of its arena at run time.
+fn growth_items(m: &Model) -> TokenStream {
+    if m.params().is_empty() {
+        return quote!();
+    }
+    let rt = rt();
+    let names: Vec<String> = m
+        .params()
+        .iter()
+        .map(|p| syn::ext::IdentExt::unraw(&p.name).to_string())
+        .collect();
+    let arms = m.params().iter().zip(&names).map(|(p, name)| {
+        let mut spelt = vec![name.clone()];
+        spelt.extend(
+            p.short
+                .as_ref()
+                .map(|s| syn::ext::IdentExt::unraw(s).to_string()),
+        );
+        spelt.dedup();
+        let body = match monotone::verdict(m, &spelt) {
+            monotone::Verdict::Unknown { item, formula } => {
+                quote!(::arena::fit::Growth::NotKnown { item: #item, formula: #formula })
+            }
+            monotone::Verdict::Grows { nested } => {
+                let checks = nested.iter().map(|(fi, k, text)| {
+                    let f = &m.fields[*fi];
+                    let it = inner_type(f);
+                    let item = f.name();
+                    quote! {
+                        if let g @ ::arena::fit::Growth::NotKnown { .. } =
+                            #rt::nested_growth::<#it>(#k, #item, #text)
+                        {
+                            return g;
+                        }
+                    }
+                });
+                quote!({ #(#checks)* ::arena::fit::Growth::Grows })
+            }
+        };
+        quote!(#(#spelt)|* => #body,)
+    });
+    quote! {
+        const PARAMS: &'static [&'static str] = &[#(#names),*];
+        fn growth(param: &str) -> ::arena::fit::Growth {
+            match param {
+                #(#arms)*
+                _ => ::arena::fit::Growth::NotAParam,
+            }
         }
     }
 }
