@@ -268,3 +268,93 @@ fn eval(e: &Expr, names: &[String], env: &HashMap<String, Mono>, here: &Here) ->
         }
     }
 }
+
+/// The status of one formula alone, `names` spelling the parameter: what
+/// the unit tests read per formula shape.
+#[cfg(test)]
+pub fn of_formula(e: &Expr, names: &[&str]) -> Mono {
+    let names: Vec<String> = names.iter().map(|n| (*n).to_owned()).collect();
+    eval(
+        e,
+        &names,
+        &HashMap::new(),
+        &Here {
+            item: "x",
+            text: "formula",
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use proc_macro2::Span;
+
+    use super::{Mono, of_formula};
+    use crate::formula::Formula;
+
+    fn verdict(text: &str) -> Mono {
+        let f = Formula::from_str(text, Span::call_site()).unwrap();
+        of_formula(&f.expr, &["M", "max_batch_tokens"])
+    }
+
+    #[test]
+    fn each_formula_shape_has_its_verdict() {
+        let up = [
+            "M",
+            "max_batch_tokens",
+            "4 * M * k",
+            "M + 3",
+            "(M + 1) * (h + M)",
+            "max(M, 3)",
+            "min(M, 3)",
+            "clamp(M, 1, 100)",
+            "clamp(8, M, 2 * M)",
+            "ceil16(M)",
+            "round_up(M, 64)",
+            "div_ceil(M, 3)",
+            "M / 128",
+            "ceil16(M) * K / 128 * 4",
+            "M - 3",
+            "if fp8 { M } else { 2 * M }",
+            "if E > 0 { 4 * M * E } else { 256 }",
+            "M * cfg.hidden_size",
+            "M * n_experts(cfg)",
+        ];
+        for text in up {
+            assert_eq!(verdict(text), Mono::Up, "{text}");
+        }
+        let fixed = [
+            "k",
+            "4096",
+            "cfg.hidden_size / 2",
+            "if a > b { 3 } else { 4 }",
+            "f(k)",
+            "k - 3",
+        ];
+        for text in fixed {
+            assert_eq!(verdict(text), Mono::Const, "{text}");
+        }
+        let unknown = [
+            "100 - M",
+            "k - M",
+            "1000 / M",
+            "M % 7",
+            "k % M",
+            "if M > 3 { 1 } else { 2 }",
+            "if M % 2 == 0 { M } else { 0 }",
+            "round_up(x, M)",
+            "div_ceil(x, M)",
+            "foo(M)",
+            "M.pow(2)",
+            "cfg.layers(M)",
+            "usize::from(M > 3)",
+        ];
+        for text in unknown {
+            assert!(
+                matches!(verdict(text), Mono::Unknown(ref item, _) if item == "x"),
+                "{text}: {:?}",
+                verdict(text)
+            );
+        }
+    }
+}

@@ -252,6 +252,19 @@ impl ::arena::Arena for Activations {
             self.logits,
         ])
     }
+    const PARAMS: &'static [&'static str] = &["cfg", "max_tokens"];
+    fn growth(param: &str) -> ::arena::fit::Growth {
+        match param {
+            "cfg" => {
+                ::arena::fit::Growth::NotKnown {
+                    item: "hidden",
+                    formula: "cfg.dtype",
+                }
+            }
+            "max_tokens" | "M" => ::arena::fit::Growth::Grows,
+            _ => ::arena::fit::Growth::NotAParam,
+        }
+    }
     fn carve_step<'a, M: ::arena::Memory>(
         &'a self,
         step: &'a Self,

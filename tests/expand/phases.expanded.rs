@@ -163,6 +163,14 @@ impl ::arena::Arena for Pass {
             _,
         >([self.x, self.qkv, self.up, self.mask, self.ids])
     }
+    const PARAMS: &'static [&'static str] = &["m", "h"];
+    fn growth(param: &str) -> ::arena::fit::Growth {
+        match param {
+            "m" => ::arena::fit::Growth::Grows,
+            "h" => ::arena::fit::Growth::Grows,
+            _ => ::arena::fit::Growth::NotAParam,
+        }
+    }
     fn carve_step<'a, M: ::arena::Memory>(
         &'a self,
         step: &'a Self,

@@ -317,6 +317,19 @@ impl ::arena::Arena for Scratch {
         out.push("DEMO_FP8_SCALES");
         out.push("DEMO_FP32_ROUTER");
     }
+    const PARAMS: &'static [&'static str] = &["config", "max_batch_tokens"];
+    fn growth(param: &str) -> ::arena::fit::Growth {
+        match param {
+            "config" => {
+                ::arena::fit::Growth::NotKnown {
+                    item: "h",
+                    formula: "config.hidden_size",
+                }
+            }
+            "max_batch_tokens" | "M" => ::arena::fit::Growth::Grows,
+            _ => ::arena::fit::Growth::NotAParam,
+        }
+    }
     fn carve_step<'a, M: ::arena::Memory>(
         &'a self,
         step: &'a Self,

@@ -162,7 +162,14 @@ fn builtin(f: &str, v: &[u64]) -> V {
 
 /// The parser's tree, evaluated with the same checked semantics.
 fn eval_ast(e: &Expr) -> Option<Val> {
+    eval_at(e, None)
+}
+
+/// [`eval_ast`] with `M` at `m` where given.
+fn eval_at(e: &Expr, m: Option<u64>) -> Option<Val> {
+    let eval_ast = |e: &Expr| eval_at(e, m);
     Some(match &e.kind {
+        Kind::Name(n) if n == "M" && m.is_some() => Val::N(m?),
         Kind::Int(v) => Val::N(u64::try_from(*v).ok()?),
         Kind::Bool(b) => Val::B(*b),
         Kind::Name(n) => Val::N(VARS.iter().find(|(k, _)| k == n)?.1),
@@ -178,7 +185,7 @@ fn eval_ast(e: &Expr) -> Option<Val> {
         Kind::Call(p, args) => {
             let v: Vec<u64> = args
                 .iter()
-                .map(|a| eval_ast(a)?.n())
+                .map(|a| eval_at(a, m)?.n())
                 .collect::<Option<_>>()?;
             Val::N(builtin(&p[0], &v)?)
         }
@@ -290,6 +297,26 @@ proptest! {
         if let Some(v) = eval_r(&r) {
             let v = u128::from(v);
             prop_assert!(if f == 0 { v == 0 } else { v % f == 0 }, "{} = {} has factor {}", text, v, f);
+        }
+    }
+
+    /// Where the derive reads a formula as growing with `M`, it does: at
+    /// any two values of `M` where it is defined, the larger gives no less.
+    #[test]
+    fn a_formula_read_as_growing_grows(r in arb_r(), a in 0u64..400, d in 1u64..400, big in 0u64..20_000) {
+        let text = print_r(&r, 0, false);
+        let f = Formula::from_str(&text, Span::call_site()).unwrap();
+        let verdict = crate::monotone::of_formula(&f.expr, &["M"]);
+        // Small values (where a literal minus `M` is defined), and large.
+        for (a, b) in [(a, a + d), (big, big + d), (a, big + a)] {
+        let (lo, hi) = (eval_at(&f.expr, Some(a)), eval_at(&f.expr, Some(b)));
+        if let (Some(Val::N(lo)), Some(Val::N(hi))) = (lo, hi) {
+            match verdict {
+                crate::monotone::Mono::Up => prop_assert!(lo <= hi, "{}: {} at M={}, {} at M={}", text, lo, a, hi, b),
+                crate::monotone::Mono::Const => prop_assert_eq!(lo, hi, "{}", text),
+                crate::monotone::Mono::Unknown(..) => {}
+            }
+        }
         }
     }
 
