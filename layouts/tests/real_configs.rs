@@ -205,3 +205,85 @@ fn the_repository_copies_are_the_shared_configs() {
         );
     }
 }
+
+/// Every config in the repository, parsed.
+fn all_configs() -> Vec<(String, ModelConfig)> {
+    let dir = format!("{}/configs/hf", env!("CARGO_MANIFEST_DIR"));
+    let mut out: Vec<(String, ModelConfig)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let path = e.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let text = std::fs::read_to_string(&path).unwrap();
+            let c = ModelConfig::from_hf_config_json(&text, &name).unwrap();
+            (name, c)
+        })
+        .collect();
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+/// The derive reads that the metrale arena grows with the tokens and the
+/// sequence length (not with the block size or the decode batch, whose
+/// formulas hold conditions on them), and on every real config, with the
+/// levers off and on, its slab does not decrease over the first 3,000 values
+/// of each: the reading the fit's bisection rests on, checked.
+#[test]
+fn the_metrale_slab_grows_with_the_tokens_and_the_sequence() {
+    use arena::fit::Growth;
+    assert_eq!(BufferSizes::growth("max_batch_tokens"), Growth::Grows);
+    assert_eq!(BufferSizes::growth("S"), Growth::Grows);
+    assert!(matches!(
+        BufferSizes::growth("kv_block_size"),
+        Growth::NotKnown { item: "mb", .. }
+    ));
+    assert!(!BufferSizes::grows_with("max_batch_size"));
+    let on = Levers::new()
+        .with("METRALE_FP8_ROWWISE", "1")
+        .with("METRALE_GGUF_NATIVE_Q2", "1")
+        .with("METRALE_GLM_ARENA_TRIM", "0");
+    for (name, c) in all_configs() {
+        for levers in [Levers::new(), on.clone()] {
+            let at = |m: usize, s: usize| {
+                BufferSizes::try_from_config_with(&levers, &c, m, s, 16, 64, &Target::DEFAULT)
+                    .unwrap()
+                    .slab_bytes()
+                    .unwrap()
+            };
+            let mut last = (0, 0);
+            for v in 1..=3000 {
+                let now = (at(v, 32_768), at(8192, v));
+                assert!(now.0 >= last.0 && now.1 >= last.1, "{name} at {v}");
+                last = now;
+            }
+        }
+    }
+}
+
+/// The largest max batch tokens that fits each of a few budgets, on every
+/// real config, is the scan's, in at most 22 sizings over 1..=2^20.
+#[test]
+fn the_metrale_fit_is_the_scans() {
+    let levers = Levers::new();
+    for (name, c) in all_configs() {
+        let size = |m: usize| {
+            BufferSizes::try_from_config_with(&levers, &c, m, 32_768, 16, 64, &Target::DEFAULT)
+        };
+        let bytes = |m: usize| size(m).unwrap().slab_bytes().unwrap();
+        for m in [1, 100, 1000, 4096, 8191, 65_536, 300_000] {
+            for budget in [bytes(m), bytes(m) + 1, bytes(m) - 1] {
+                let f = arena::fit::largest("max_batch_tokens", 1..=1 << 20, budget, size);
+                match f {
+                    Ok(f) => {
+                        assert!(f.bytes <= budget && f.sizings <= 22, "{name}: {f:?}");
+                        assert!(f.next_bytes.is_some_and(|n| n > budget), "{name}: {f:?}");
+                        assert_eq!(bytes(f.value), f.bytes);
+                        assert!(bytes(f.value + 1) > budget);
+                        assert!(f.value >= m || budget < bytes(m), "{name}: {f:?}");
+                    }
+                    Err(e) => assert!(m == 1 && budget < bytes(1), "{name}: {e}"),
+                }
+            }
+        }
+    }
+}
