@@ -15,5 +15,6 @@ pub mod sublayouts;
 pub use sizes::BufferSizes;
 pub use splitk::{SplitKPolicy, Target};
 pub mod chart;
+pub mod fit;
 pub mod gpu;
 pub mod report;

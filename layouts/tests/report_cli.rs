@@ -483,3 +483,97 @@ fn the_default_table_fits_120_columns_and_wide_keeps_everything() {
         assert!(widest(&out) <= 120, "{}: {}", p.display(), widest(&out));
     }
 }
+
+#[test]
+fn fit_errors_exit_2_with_one_line() {
+    let fit = ["--fit", "max_batch_tokens"];
+    let with = |more: &[&'static str]| [&fit[..], more].concat();
+    assert_one_line_error(
+        &fit,
+        "--fit max_batch_tokens needs a budget: --budget BYTES",
+    );
+    assert_one_line_error(
+        &["--fit", "layers", "--budget", "1GiB"],
+        "--fit layers: not a serve limit; one of max_batch_tokens",
+    );
+    assert_one_line_error(
+        &with(&["--budget", "6 GiBs"]),
+        "--budget \"6 GiBs\": unknown unit",
+    );
+    assert_one_line_error(&with(&["--budget=-1"]), "--budget \"-1\"");
+    assert_one_line_error(&with(&["--budget", ""]), "--budget \"\": no number");
+    assert_one_line_error(
+        &with(&["--budget", "100"]),
+        "no value of `max_batch_tokens` fits `BufferSizes` in 100 bytes: at max_batch_tokens = 1, the smallest, it takes",
+    );
+    assert_one_line_error(
+        &with(&["--gpu", "h100", "--reserve", "81GiB"]),
+        "--reserve 81GiB: more than the H100 SXM's 80.0 GiB of memory",
+    );
+    assert_one_line_error(&with(&["--reserve", "1GiB"]), "--reserve needs --gpu");
+    assert_one_line_error(
+        &with(&["--budget", "1GiB", "--gpu", "h100", "--reserve", "1GiB"]),
+        "with --budget give the budget itself",
+    );
+    assert_one_line_error(
+        &with(&["--budget", "1GiB", "--sweep", "max_batch_tokens=1,2"]),
+        "--sweep max_batch_tokens: the same limit as --fit",
+    );
+    assert_one_line_error(
+        &with(&["--budget", "1GiB", "--sweep", "max_seq_len=1,x"]),
+        "--sweep max_seq_len: \"x\" is not a non-negative integer",
+    );
+    assert_one_line_error(
+        &with(&["--budget", "1GiB", "--fit-max", "0"]),
+        "--fit-max 0",
+    );
+    // Not known to grow with the block size: a scan, bounded.
+    assert_one_line_error(
+        &[
+            "--fit",
+            "kv_block_size",
+            "--budget",
+            "100MiB",
+            "--fit-max",
+            "100000000",
+        ],
+        "is not known to grow with `kv_block_size`",
+    );
+}
+
+#[test]
+fn fit_on_every_real_config_is_the_largest_that_fits() {
+    for e in std::fs::read_dir(manifest("configs/hf")).unwrap() {
+        let path = e.unwrap().path();
+        let p = path.to_str().unwrap();
+        let v = json(&[
+            "--config",
+            p,
+            "--fit",
+            "max_batch_tokens",
+            "--gpu",
+            "h200",
+            "--reserve",
+            "120GiB",
+            "--format",
+            "json",
+        ]);
+        let budget = v["budget_bytes"].as_u64().unwrap();
+        assert_eq!(budget, (141u64 - 120) << 30, "{p}");
+        let value = v["value"].as_u64().unwrap();
+        assert!(v["slab_bytes"].as_u64().unwrap() <= budget, "{p}");
+        assert!(v["next_slab_bytes"].as_u64().unwrap() > budget, "{p}");
+        // The report at that value, on the same GPU, says the same bytes.
+        let at = json(&[
+            "--config",
+            p,
+            "--gpu",
+            "h200",
+            "--max-batch-tokens",
+            &value.to_string(),
+            "--format",
+            "json",
+        ]);
+        assert_eq!(at["slab_bytes"], v["slab_bytes"], "{p}");
+    }
+}

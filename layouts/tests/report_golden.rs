@@ -46,3 +46,39 @@ fn every_format_is_unchanged() {
         &["--format", "csv", "--sweep", "max_batch_tokens=256,1024"],
     );
 }
+
+#[test]
+fn every_format_of_a_fit() {
+    let one = ["--fit", "max_batch_tokens", "--budget", "6GiB"];
+    check("fit.txt", &one);
+    check("fitjson.txt", &[&one[..], &["--format", "json"]].concat());
+    check("fitcsv.txt", &[&one[..], &["--format", "csv"]].concat());
+    let gpu = [
+        "--fit",
+        "max_batch_tokens",
+        "--gpu",
+        "h100",
+        "--reserve",
+        "70GiB",
+    ];
+    check("fitgpu.txt", &gpu);
+    let frontier = [
+        "--config",
+        "configs/hf/deepseek-ai__DeepSeek-V4-Flash.json",
+        "--fit",
+        "max_seq_len",
+        "--budget",
+        "3GiB",
+        "--sweep",
+        "max_batch_tokens=256,2048,4096,8192",
+    ];
+    check("fitsweep.txt", &frontier);
+    check(
+        "fitsweepjson.txt",
+        &[&frontier[..], &["--format", "json"]].concat(),
+    );
+    check(
+        "fitsweepcsv.txt",
+        &[&frontier[..], &["--format", "csv"]].concat(),
+    );
+}

@@ -6,9 +6,9 @@ use std::process::ExitCode;
 
 use arena::{Arena, Levers};
 use clap::{Parser, ValueEnum};
-use layouts::gpu;
 use layouts::report::{self, Limits, SWEEPABLE, Sweep};
 use layouts::{BufferSizes, ModelConfig, Reader, SplitKPolicy, Target};
+use layouts::{fit, gpu};
 
 /// The Qwen3-Next-80B-A3B config.json, used when no file is given.
 const EMBEDDED: &str = include_str!("../../configs/hf/Qwen__Qwen3-Next-80B-A3B-Thinking.json");
@@ -26,7 +26,7 @@ enum Format {
 #[command(
     name = "arena-report",
     version,
-    after_help = "Examples:\n  arena-report\n  arena-report --config config.json --max-batch-tokens 16384 --format json\n  arena-report --sweep max_batch_tokens=256,1024,4096,16384 --chart arena.svg\n  arena-report --gpu h100 --format json\n  arena-report --lever METRALE_FP8_ROWWISE=1 --sm-count 132 --splitk-policy auto"
+    after_help = "Examples:\n  arena-report\n  arena-report --config config.json --max-batch-tokens 16384 --format json\n  arena-report --sweep max_batch_tokens=256,1024,4096,16384 --chart arena.svg\n  arena-report --gpu h100 --format json\n  arena-report --fit max_batch_tokens --budget 6GiB\n  arena-report --fit max_batch_tokens --gpu h100 --reserve 70GiB --sweep max_seq_len=8192,32768,131072\n  arena-report --lever METRALE_FP8_ROWWISE=1 --sm-count 132 --splitk-policy auto"
 )]
 struct Cli {
     /// A Hugging Face config.json (default: the embedded Qwen3-Next-80B-A3B).
@@ -72,8 +72,28 @@ struct Cli {
     #[arg(long, value_name = "PARAM=VALUES")]
     sweep: Option<String>,
     /// With --sweep: draw the arena's bytes against the swept value as an SVG.
-    #[arg(long, value_name = "FILE.svg", requires = "sweep")]
+    #[arg(
+        long,
+        value_name = "FILE.svg",
+        requires = "sweep",
+        conflicts_with = "fit"
+    )]
     chart: Option<PathBuf>,
+    /// The largest value of this serve limit whose arena fits the budget
+    /// (--budget, or --gpu's memory less --reserve); with --sweep, for each
+    /// value of the swept limit.
+    #[arg(long, value_name = "PARAM")]
+    fit: Option<String>,
+    /// With --fit: the bytes the arena may take (6GiB, 512MiB, 1.5GB or plain bytes).
+    #[arg(long, value_name = "BYTES", requires = "fit")]
+    budget: Option<String>,
+    /// With --fit and --gpu: the bytes kept for weights, KV cache and the
+    /// rest; the budget is the GPU's memory less these.
+    #[arg(long, value_name = "BYTES", requires = "fit")]
+    reserve: Option<String>,
+    /// With --fit: the largest value tried, the range being 1..=N [default: 1048576].
+    #[arg(long, value_name = "N", requires = "fit")]
+    fit_max: Option<usize>,
 }
 
 fn read(path: &PathBuf) -> Result<String, String> {
@@ -176,6 +196,9 @@ fn run(cli: Cli) -> Result<String, String> {
         kv_block_size: cli.kv_block_size,
         max_batch_size: cli.max_batch_size,
     };
+    if let Some(param) = &cli.fit {
+        return fit(&cli, param, &config, limits, target, &levers, &source, gpu);
+    }
     let Some(spec) = &cli.sweep else {
         let r = report::build(&config, limits, target, &levers, &source)?
             .on_gpu(gpu)
@@ -210,6 +233,82 @@ fn run(cli: Cli) -> Result<String, String> {
         Format::Table => sweep.table(),
         Format::Json => format!("{:#}\n", sweep.json()),
         Format::Csv => sweep.csv(),
+    })
+}
+
+/// `--fit PARAM`: the budget from `--budget` or `--gpu` less `--reserve`,
+/// then the fit (or the frontier with `--sweep`) in the chosen format.
+#[allow(clippy::too_many_arguments)]
+fn fit(
+    cli: &Cli,
+    param: &str,
+    config: &ModelConfig,
+    limits: Limits,
+    target: Target,
+    levers: &Levers,
+    source: &str,
+    gpu: Option<gpu::Gpu>,
+) -> Result<String, String> {
+    let bytes = |flag: &str, v: &str| fit::parse_bytes(v).map_err(|e| format!("--{flag} {e}"));
+    let (budget, budget_from) = match (&cli.budget, gpu, &cli.reserve) {
+        (Some(_), _, Some(_)) => {
+            return Err(
+                "--reserve is taken from --gpu's memory; with --budget give the budget itself"
+                    .to_owned(),
+            );
+        }
+        (Some(b), _, None) => (bytes("budget", b)?, "given with --budget".to_owned()),
+        (None, Some(g), reserve) => {
+            let r = match reserve {
+                Some(r) => bytes("reserve", r)?,
+                None => 0,
+            };
+            let left = g.memory_bytes.checked_sub(r).ok_or_else(|| {
+                format!(
+                    "--reserve {}: more than the {}'s {} of memory",
+                    reserve.as_deref().unwrap_or("0"),
+                    g.display,
+                    arena::report::human(g.memory_bytes)
+                )
+            })?;
+            (
+                left,
+                format!(
+                    "the {}'s {} less a reserve of {}",
+                    g.display,
+                    arena::report::human(g.memory_bytes),
+                    fit::human(r)
+                ),
+            )
+        }
+        (None, None, Some(_)) => {
+            return Err(
+                "--reserve needs --gpu: the budget is its memory less the reserve".to_owned(),
+            );
+        }
+        (None, None, None) => {
+            return Err(format!(
+                "--fit {param} needs a budget: --budget BYTES, or --gpu NAME (with --reserve BYTES)"
+            ));
+        }
+    };
+    let sweep = cli.sweep.as_deref().map(sweep_spec).transpose()?;
+    let max = cli.fit_max.unwrap_or(1 << 20);
+    let outcome = fit::run(config, limits, target, levers, param, max, budget, sweep)?;
+    let report = fit::FitReport {
+        param: param.to_owned(),
+        max,
+        budget,
+        budget_from,
+        limits,
+        source: source.to_owned(),
+        model_type: config.model_type.clone(),
+        outcome,
+    };
+    Ok(match cli.format {
+        Format::Table => report.table(),
+        Format::Json => format!("{:#}\n", report.json()),
+        Format::Csv => report.csv(),
     })
 }
 
