@@ -191,6 +191,81 @@ fn step_views(c: &mut Criterion) {
     g.finish();
 }
 
+/// The real configs of `configs/hf`, by file name.
+const CONFIGS: [(&str, &str); 8] = [
+    (
+        "Qwen3-30B-A3B",
+        include_str!("../configs/hf/Qwen__Qwen3-30B-A3B.json"),
+    ),
+    (
+        "Qwen3-Next-80B-A3B",
+        include_str!("../configs/hf/Qwen__Qwen3-Next-80B-A3B-Thinking.json"),
+    ),
+    (
+        "DeepSeek-V3",
+        include_str!("../configs/hf/deepseek-ai__DeepSeek-V3.json"),
+    ),
+    (
+        "DeepSeek-V4-Flash",
+        include_str!("../configs/hf/deepseek-ai__DeepSeek-V4-Flash.json"),
+    ),
+    (
+        "Llama-3.1-8B",
+        include_str!("../configs/hf/meta-llama__Meta-Llama-3.1-8B.json"),
+    ),
+    (
+        "Nemotron-3-Nano-30B",
+        include_str!("../configs/hf/nvidia__NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.json"),
+    ),
+    (
+        "Nemotron-H-56B",
+        include_str!("../configs/hf/nvidia__Nemotron-H-56B-Base-8K.json"),
+    ),
+    (
+        "gpt-oss-20b",
+        include_str!("../configs/hf/openai__gpt-oss-20b.json"),
+    ),
+];
+
+/// `arena::fit::largest`: the largest max batch tokens over 1..=2^20 whose
+/// metrale arena fits 6 GiB, on each real config; the sizings each takes,
+/// and, once, the time of a scan of the whole range (the baseline).
+fn fit(c: &mut Criterion) {
+    let levers = Levers::new();
+    let t = Target::DEFAULT;
+    let budget = 6usize << 30;
+    let mut g = c.benchmark_group("fit/max_batch_tokens");
+    for (name, text) in CONFIGS {
+        let config = ModelConfig::from_hf_config_json(text, name).unwrap();
+        let size = |m| BufferSizes::try_from_config_with(&levers, &config, m, S, B, N, &t);
+        let f = arena::fit::largest("max_batch_tokens", 1..=1 << 20, budget, size).unwrap();
+        eprintln!(
+            "fit {name}: max_batch_tokens {} in {} sizings ({:?})",
+            f.value, f.sizings, f.method
+        );
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                arena::fit::largest(
+                    "max_batch_tokens",
+                    1..=black_box(1 << 20),
+                    black_box(budget),
+                    size,
+                )
+                .unwrap()
+            })
+        });
+        if name == "Qwen3-Next-80B-A3B" {
+            let start = std::time::Instant::now();
+            let best = (1..=1usize << 20)
+                .filter(|&m| size(m).unwrap().slab_bytes().unwrap() <= budget)
+                .max();
+            assert_eq!(best, Some(f.value));
+            eprintln!("scan {name}: 2^20 sizings in {:?}", start.elapsed());
+        }
+    }
+    g.finish();
+}
+
 fn config() -> Criterion {
     Criterion::default()
         .warm_up_time(Duration::from_secs(1))
@@ -200,6 +275,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = benches;
     config = config();
-    targets = from_config, sub_layouts, layout_and_carving, step_views
+    targets = from_config, sub_layouts, layout_and_carving, step_views, fit
 }
 criterion_main!(benches);
