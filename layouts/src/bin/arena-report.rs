@@ -276,7 +276,7 @@ fn fit(
                 format!(
                     "the {}'s {} less a reserve of {}",
                     g.display,
-                    arena::report::human(g.memory_bytes),
+                    fit::human(g.memory_bytes),
                     fit::human(r)
                 ),
             )
