@@ -549,6 +549,9 @@ enum Bytes {
     Bound,
 }
 
+/// The most sized arenas a fit keeps at once.
+const KEEP_ARENAS: usize = 64;
+
 /// Sizes the arena at a value once, and reads each of its [`Bytes`] once.
 struct Sizer<'p, A, F> {
     param: &'p str,
@@ -572,6 +575,11 @@ impl<A: Arena, F: FnMut(usize) -> Result<A, SizeError>> Sizer<'_, A, F> {
             error,
         };
         if !self.arenas.contains_key(&v) {
+            // A scan visits each value once: the arenas kept are few, and
+            // their bytes (small) all.
+            if self.arenas.len() >= KEEP_ARENAS {
+                self.arenas.clear();
+            }
             self.sizings += 1;
             let arena = match (self.size)(v) {
                 Ok(a) => Some(a),
