@@ -29,6 +29,8 @@ impl LlamaConfig {
     /// Reads the fields the arena needs; an error names the missing or
     /// malformed key.
     pub fn from_json(text: &str) -> Result<Self, Box<dyn Error>> {
+        // A UTF-8 byte order mark before the JSON is skipped.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let v: serde_json::Value = serde_json::from_str(text)?;
         let size = |key: &str| -> Result<usize, Box<dyn Error>> {
             v[key]

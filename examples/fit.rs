@@ -37,7 +37,8 @@ pub struct Config {
 impl Config {
     /// Reads the fields the arenas need; an error names the key.
     pub fn from_json(text: &str) -> Result<Self, Box<dyn Error>> {
-        let v: serde_json::Value = serde_json::from_str(text.trim_start_matches('\u{feff}'))?;
+        let v: serde_json::Value =
+            serde_json::from_str(text.strip_prefix('\u{feff}').unwrap_or(text))?;
         let size = |key: &str| -> Result<usize, Box<dyn Error>> {
             v[key]
                 .as_u64()

@@ -356,6 +356,8 @@ pub(crate) fn generic(obj: &Obj) -> Result<ModelConfig, ConfigError> {
 }
 
 pub(crate) fn parse_text(text: &str, file: &str) -> Result<Value, ConfigError> {
+    // A UTF-8 byte order mark (as some editors save) is not JSON: skipped.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     serde_json::from_str::<Value>(&sanitize(text)).map_err(|e| ConfigError {
         file: file.to_owned(),
         key: None,

@@ -577,3 +577,24 @@ fn fit_on_every_real_config_is_the_largest_that_fits() {
         assert_eq!(at["slab_bytes"], v["slab_bytes"], "{p}");
     }
 }
+
+/// A config.json saved with a UTF-8 byte order mark reads as the same file
+/// without it, by both readers (`--config` and `--model-config`).
+#[test]
+fn a_byte_order_mark_is_skipped() {
+    let dir = std::env::temp_dir().join(format!("arena-report-bom-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let plain = manifest("configs/hf/meta-llama__Meta-Llama-3.1-8B.json");
+    let text = std::fs::read_to_string(&plain).unwrap();
+    let bom = dir.join("config.json");
+    std::fs::write(&bom, format!("\u{feff}{text}")).unwrap();
+    let want = json(&["--config", plain.to_str().unwrap(), "--format", "json"]);
+    let got = json(&["--config", bom.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(got["slab_bytes"], want["slab_bytes"]);
+    assert_eq!(got["sizes"], want["sizes"]);
+    let own = dir.join("model_config.json");
+    std::fs::write(&own, "\u{feff}{\"hidden_size\": 2048}").unwrap();
+    let v = json(&["--model-config", own.to_str().unwrap(), "--format", "json"]);
+    assert!(v["slab_bytes"].as_u64().unwrap() > 0);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
