@@ -668,3 +668,23 @@ fn raw_identifier_fields_in_phases() {
     assert_eq!(phases.r#in().r#type, [0; 4]);
     assert_eq!(phases.out().r#loop.len(), 4);
 }
+
+/// Rust identifiers are XID: a string formula takes the names its token
+/// twin takes, `größe` and `länge` included.
+#[derive(Arena, Debug)]
+#[arena(params(größe: usize, länge: usize), let breite = größe + länge)]
+struct Unicode {
+    #[arena(size = "größe * 4")]
+    a: usize,
+    #[arena(size = größe * 4)]
+    b: usize,
+    #[arena(size = "breite * länge + größe")]
+    c: usize,
+}
+
+#[test]
+fn string_formulas_take_rust_identifiers() {
+    let u = Unicode::try_from_config_with(&Levers::new(), 10, 3).unwrap();
+    assert_eq!((u.a, u.b, u.c), (40, 40, 13 * 3 + 10));
+    assert_eq!(Unicode::BUFFERS[0].formula, "größe * 4");
+}

@@ -147,9 +147,11 @@ pub fn from_str(text: &str, span: Span, out: &mut Vec<Token>, errs: &mut Vec<FEr
             };
             out.push(Token { tk, loc: loc(j) });
             i = j;
-        } else if c.is_ascii_alphabetic() || c == '_' {
+        } else if unicode_ident::is_xid_start(c) || c == '_' {
+            // Rust's identifiers: XID_Start (or `_`), then XID_Continue,
+            // as the token form of the same formula accepts.
             let mut j = i;
-            while j < bytes.len() && (bytes[j].1.is_ascii_alphanumeric() || bytes[j].1 == '_') {
+            while j < bytes.len() && unicode_ident::is_xid_continue(bytes[j].1) {
                 j += 1;
             }
             out.push(Token {
