@@ -443,3 +443,25 @@ fn a_dtype_is_any_expression_of_type_dtype() {
     let v = slab.views();
     assert_eq!(v.r#type.typed::<bf16>().unwrap().len(), 4);
 }
+
+/// A `DType` parameter compares with a `DType` path (and another such
+/// parameter) in a condition, as `cfg.dtype == DType::F32` does.
+#[derive(Arena, Debug)]
+#[arena(params(act: DType, out: DType, n: usize))]
+struct ByDType {
+    #[arena(size = "4 * n", unless = act == DType::F32)]
+    upcast: usize,
+    #[arena(size = 4 * n, when = act != DType::F32)]
+    also: usize,
+    #[arena(size = "8 * n", when = act == out)]
+    same: usize,
+}
+
+#[test]
+fn a_dtype_parameter_compares_with_a_dtype_path() {
+    let l = Levers::new();
+    let f32 = ByDType::try_from_config_with(&l, DType::F32, DType::F32, 3).unwrap();
+    assert_eq!((f32.upcast, f32.also, f32.same), (0, 0, 24));
+    let bf16 = ByDType::try_from_config_with(&l, DType::BF16, DType::F32, 3).unwrap();
+    assert_eq!((bf16.upcast, bf16.also, bf16.same), (12, 12, 0));
+}

@@ -754,7 +754,16 @@ impl<'a> Lowerer<'a> {
                 let f = self.helper("str_eq", span);
                 quote!(#f(&#x, #s))
             }
-            (Str, Str) | (Bool, Bool) | (Bool, Ext) | (Ext, Bool) | (Ext, Ext) => {
+            // A parameter of another type (`act: DType`) compares with a
+            // Rust value or another such parameter as Rust compares them.
+            (Str, Str)
+            | (Bool, Bool)
+            | (Bool, Ext)
+            | (Ext, Bool)
+            | (Ext, Ext)
+            | (Opaque, Ext)
+            | (Ext, Opaque)
+            | (Opaque, Opaque) => {
                 let (ac, bc) = (operand(l, a.code), operand(r, b.code));
                 quote_spanned!(span=> #ac == #bc)
             }
