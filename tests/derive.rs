@@ -688,3 +688,30 @@ fn string_formulas_take_rust_identifiers() {
     assert_eq!((u.a, u.b, u.c), (40, 40, 13 * 3 + 10));
     assert_eq!(Unicode::BUFFERS[0].formula, "größe * 4");
 }
+
+/// `next_pow2`: CUDA-graph batch buckets, checked like the other built-ins.
+#[derive(Arena, Debug)]
+#[arena(params(batch: usize as N, h: usize))]
+struct Buckets {
+    #[arena(size = "next_pow2(N) * h * 2")]
+    padded: usize,
+    #[arena(size = next_pow2(N))]
+    bucket: usize,
+}
+
+#[test]
+fn next_pow2_rounds_up_to_a_power_of_two_and_overflow_is_an_error() {
+    let l = Levers::new();
+    let at = |n| Buckets::try_from_config_with(&l, n, 8).map(|b| b.bucket);
+    assert_eq!(at(0), Ok(1));
+    assert_eq!(at(1), Ok(1));
+    assert_eq!(at(3), Ok(4));
+    assert_eq!(at(64), Ok(64));
+    assert_eq!(at(65), Ok(128));
+    let e = Buckets::try_from_config_with(&l, (1 << 63) + 1, 1).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "`Buckets.padded`: formula `next_pow2(N) * h * 2` overflows usize"
+    );
+    assert_eq!(Buckets::growth("N"), arena::fit::Growth::Grows);
+}

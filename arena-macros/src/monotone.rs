@@ -239,7 +239,7 @@ fn eval(e: &Expr, names: &[String], env: &HashMap<String, Mono>, here: &Here) ->
                     .iter()
                     .map(|a| eval(a, names, env, here))
                     .fold(Mono::Const, Mono::join),
-                ("ceil16", 1) => arg(0),
+                ("ceil16" | "next_pow2", 1) => arg(0),
                 ("div_ceil" | "round_up", 2) => arg(0).join(arg(1).fixed(here)),
                 // The untrimmed bytes of a trim group: its members'.
                 ("trimmed", 1) => match &args[0].unparen().kind {

@@ -76,6 +76,16 @@ pub const fn ceil16(x: usize) -> Step {
     round_up(x, 16)
 }
 
+/// The smallest power of two at or above `x` (1 for 0, as Rust's
+/// `next_power_of_two`); past `usize::MAX` is an overflow.
+#[inline]
+pub const fn next_pow2(x: usize) -> Step {
+    match x.checked_next_power_of_two() {
+        Some(p) => Ok(p),
+        None => Err(Fault::Overflow),
+    }
+}
+
 /// The larger of two sizes.
 #[inline]
 pub const fn max(a: usize, b: usize) -> usize {

@@ -126,6 +126,13 @@ pub fn ceil16(x: impl ToSize) -> Checked {
     Checked(x.to_size().and_then(arith::ceil16))
 }
 
+/// The smallest power of two at or above `x` (1 for 0): CUDA-graph batch
+/// buckets. Past `usize::MAX` is a fault.
+#[inline]
+pub fn next_pow2(x: impl ToSize) -> Checked {
+    Checked(x.to_size().and_then(arith::next_pow2))
+}
+
 /// `⌈a / b⌉`; `b = 0` is a fault.
 #[inline]
 pub fn div_ceil(a: impl ToSize, b: impl ToSize) -> Checked {

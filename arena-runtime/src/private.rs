@@ -7,7 +7,9 @@ pub use crate::checked::{Sizing, or_panic, sized, with_shapes};
 /// the built-ins of the formula language.
 pub mod formula {
     pub use crate::arith::str_eq;
-    pub use crate::checked::{Checked, ceil16, clamp, div_ceil, int, max, min, n, round_up, wide};
+    pub use crate::checked::{
+        Checked, ceil16, clamp, div_ceil, int, max, min, n, next_pow2, round_up, wide,
+    };
 }
 pub use crate::arena::static_dtype;
 pub use crate::carve::{Alternatives, Carver, FieldCarver, alternative, cast, step_piece};

@@ -72,13 +72,30 @@ impl Lowered {
 }
 
 /// The built-in functions of the formula language.
-pub const BUILTINS: [&str; 7] = [
-    "ceil16", "div_ceil", "round_up", "max", "min", "clamp", "trimmed",
+pub const BUILTINS: [&str; 8] = [
+    "ceil16",
+    "next_pow2",
+    "div_ceil",
+    "round_up",
+    "max",
+    "min",
+    "clamp",
+    "trimmed",
 ];
 
 /// The runtime helpers generated formulas name, for the caller's imports.
-pub const HELPERS: [&str; 10] = [
-    "n", "int", "wide", "ceil16", "div_ceil", "round_up", "max", "min", "clamp", "str_eq",
+pub const HELPERS: [&str; 11] = [
+    "n",
+    "int",
+    "wide",
+    "ceil16",
+    "next_pow2",
+    "div_ceil",
+    "round_up",
+    "max",
+    "min",
+    "clamp",
+    "str_eq",
 ];
 
 pub struct Lowerer<'a> {
@@ -568,7 +585,7 @@ impl<'a> Lowerer<'a> {
     fn builtin(&mut self, name: &str, args: &[Expr], loc: Loc) -> Option<Lowered> {
         let span = loc.span;
         let arity_ok = match name {
-            "ceil16" | "trimmed" => args.len() == 1,
+            "ceil16" | "next_pow2" | "trimmed" => args.len() == 1,
             "div_ceil" | "round_up" => args.len() == 2,
             "clamp" => args.len() == 3,
             _ => args.len() >= 2,
@@ -576,6 +593,7 @@ impl<'a> Lowerer<'a> {
         if !arity_ok {
             let want = match name {
                 "ceil16" => "one argument: `ceil16(x)`",
+                "next_pow2" => "one argument: `next_pow2(x)`",
                 "trimmed" => "one argument: `trimmed(condition)`",
                 "div_ceil" => "two arguments: `div_ceil(a, b)`",
                 "round_up" => "two arguments: `round_up(x, multiple)`",

@@ -149,6 +149,7 @@ fn compare(op: BinOp, a: u64, b: u64) -> bool {
 fn builtin(f: &str, v: &[u64]) -> V {
     match f {
         "ceil16" => v[0].checked_next_multiple_of(16),
+        "next_pow2" => v[0].checked_next_power_of_two(),
         "div_ceil" => (v[1] != 0).then(|| v[0].div_ceil(v[1])),
         "round_up" => (v[1] != 0)
             .then(|| v[0].checked_next_multiple_of(v[1]))
@@ -258,6 +259,7 @@ fn arb_r() -> impl Strategy<Value = R> {
                 Box::new(b)
             )),
             inner.clone().prop_map(|a| R::Call("ceil16", vec![a])),
+            inner.clone().prop_map(|a| R::Call("next_pow2", vec![a])),
             (inner.clone(), inner.clone()).prop_map(|(a, b)| R::Call("div_ceil", vec![a, b])),
             (inner.clone(), inner.clone()).prop_map(|(a, b)| R::Call("round_up", vec![a, b])),
             prop::collection::vec(inner.clone(), 2..4).prop_map(|v| R::Call("max", v)),
