@@ -715,3 +715,51 @@ fn next_pow2_rounds_up_to_a_power_of_two_and_overflow_is_an_error() {
     );
     assert_eq!(Buckets::growth("N"), arena::fit::Growth::Grows);
 }
+
+/// `lever(NAME, flag)`: an on/off lever read with the usual spellings, with
+/// a default, a plain `bool` in formulas.
+#[derive(Arena, Debug)]
+#[arena(params(n: usize))]
+#[arena(
+    lever(DEMO_FLAG_GRAPHS, flag, default = true),
+    lever(DEMO_FLAG_FP8, flag)
+)]
+struct Flags {
+    #[arena(size = "4 * n", when = DEMO_FLAG_GRAPHS && !DEMO_FLAG_FP8)]
+    graphs: usize,
+    #[arena(size = if DEMO_FLAG_FP8 { n } else { 2 * n })]
+    act: usize,
+}
+
+#[test]
+fn flag_levers_take_the_usual_spellings_and_a_default() {
+    let at = |l: Levers| Flags::try_from_config_with(&l, 10).map(|f| (f.graphs, f.act));
+    assert_eq!(at(Levers::new()), Ok((40, 20)));
+    assert_eq!(
+        at(Levers::new().with("DEMO_FLAG_GRAPHS", "off")),
+        Ok((0, 20))
+    );
+    assert_eq!(
+        at(Levers::new().with("DEMO_FLAG_GRAPHS", "No")),
+        Ok((0, 20))
+    );
+    assert_eq!(at(Levers::new().with("DEMO_FLAG_FP8", "TRUE")), Ok((0, 10)));
+    assert_eq!(at(Levers::new().with("DEMO_FLAG_FP8", " yes")), Ok((0, 10)));
+    assert_eq!(at(Levers::new().with("DEMO_FLAG_FP8", "")), Ok((40, 20)));
+    let e = at(Levers::new().with("DEMO_FLAG_FP8", "sure")).unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("lever `DEMO_FLAG_FP8` has value \"sure\""),
+        "{e}"
+    );
+    assert_eq!(
+        Flags::LEVERS
+            .iter()
+            .map(|l| (l.name, l.default))
+            .collect::<Vec<_>>(),
+        [
+            ("DEMO_FLAG_GRAPHS", Some(true)),
+            ("DEMO_FLAG_FP8", Some(false))
+        ]
+    );
+}

@@ -53,11 +53,14 @@ pub struct Live {
     pub exclusive: Option<Span>,
 }
 
-/// `lever(NAME [, default = bool] [, parse = path])`.
+/// `lever(NAME [, flag] [, default = bool] [, parse = path])`.
 pub struct Lever {
     pub name: Ident,
     pub default: Option<LitBool>,
     pub parse: Option<syn::Path>,
+    /// `flag`: an on/off lever read with the usual spellings
+    /// (`true`/`yes`/`on`/`1`, `false`/`no`/`off`/`0`, any case).
+    pub flag: Option<Ident>,
 }
 
 #[derive(Default)]
@@ -440,6 +443,7 @@ pub fn parse_struct_attrs(attrs: &[Attribute], errs: &mut Errors) -> StructAttrs
                         name,
                         default: None,
                         parse: None,
+                        flag: None,
                     };
                     while !content.is_empty() {
                         content.parse::<Token![,]>()?;
@@ -447,6 +451,16 @@ pub fn parse_struct_attrs(attrs: &[Attribute], errs: &mut Errors) -> StructAttrs
                             break;
                         }
                         let opt: Ident = content.call(Ident::parse_any)?;
+                        if !content.peek(Token![=]) {
+                            if opt != "flag" {
+                                unknown_key(&opt, &["default", "parse", "flag"], "lever", errs);
+                            } else if lever.flag.is_some() {
+                                errs.at(opt.span(), "duplicate key `flag`");
+                            } else {
+                                lever.flag = Some(opt);
+                            }
+                            continue;
+                        }
                         content.parse::<Token![=]>()?;
                         match opt.to_string().as_str() {
                             "default" if lever.default.is_none() => {
@@ -468,10 +482,16 @@ pub fn parse_struct_attrs(attrs: &[Attribute], errs: &mut Errors) -> StructAttrs
                                 errs.at(opt.span(), format!("duplicate key `{opt}`"))
                             }
                             _ => {
-                                unknown_key(&opt, &["default", "parse"], "lever", errs);
+                                unknown_key(&opt, &["default", "parse", "flag"], "lever", errs);
                                 let _ = formula_tokens(&content)?;
                             }
                         }
+                    }
+                    if let (Some(f), Some(_)) = (&lever.flag, &lever.parse) {
+                        errs.at(
+                            f.span(),
+                            "a lever is either a `flag` (on/off) or has a `parse`, not both",
+                        );
                     }
                     if let (Some(d), Some(_)) = (&lever.default, &lever.parse) {
                         errs.at(

@@ -261,6 +261,7 @@ fn implicit_levers(attrs: &mut StructAttrs, fields: &[Field], errs: &mut Errors)
             name: lever.clone(),
             default: None,
             parse: None,
+            flag: None,
         });
     }
 }

@@ -43,7 +43,8 @@ pub enum SizeError {
         /// What failed.
         fault: Fault,
     },
-    /// A lever had a value that is neither `1`, `0`, nor accepted by its parser.
+    /// A lever had a value it does not accept: an on/off lever other than `1`
+    /// or `0` (a `flag` lever: other than its spellings), or a value its parser refuses.
     Lever {
         /// The environment variable.
         lever: &'static str,

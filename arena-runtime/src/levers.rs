@@ -113,6 +113,28 @@ pub fn bool_lever(levers: &Levers, name: &'static str, default: bool) -> Result<
     }
 }
 
+/// An on/off lever with the usual spellings (`lever(NAME, flag)`): `1`,
+/// `true`, `yes`, `on` are on, `0`, `false`, `no`, `off` are off, in any
+/// case and with surrounding spaces; unset or empty is `default`; anything
+/// else is an error naming the lever and the spellings.
+pub fn flag_lever(levers: &Levers, name: &'static str, default: bool) -> Result<bool, SizeError> {
+    const EXPECTED: &str = "one of 1, true, yes, on (on) or 0, false, no, off (off), in any case";
+    let Some(raw) = levers.get(name) else {
+        return Ok(default);
+    };
+    let text = text_of(name, raw, EXPECTED)?;
+    match text.trim().to_ascii_lowercase().as_str() {
+        "" => Ok(default),
+        "1" | "true" | "yes" | "on" => Ok(true),
+        "0" | "false" | "no" | "off" => Ok(false),
+        _ => Err(SizeError::Lever {
+            lever: name,
+            value: text.to_owned(),
+            expected: EXPECTED.to_owned(),
+        }),
+    }
+}
+
 /// The error for an on/off lever with any other value; off the hot path.
 #[cold]
 #[inline(never)]
@@ -166,6 +188,33 @@ mod tests {
         assert_eq!(bool_lever(&l, "B", true), Ok(false));
         assert_eq!(bool_lever(&l, "C", true), Ok(true));
         assert_eq!(bool_lever(&l, "C", false), Ok(false));
+    }
+
+    #[test]
+    fn flags_take_the_usual_spellings_in_any_case() {
+        for (on, text) in [
+            (true, "1"),
+            (true, "TRUE"),
+            (true, " yes "),
+            (true, "On"),
+            (false, "0"),
+            (false, "False"),
+            (false, "NO"),
+            (false, "off"),
+        ] {
+            let l = Levers::new().with("F", text);
+            assert_eq!(flag_lever(&l, "F", !on), Ok(on), "{text:?}");
+        }
+        assert_eq!(flag_lever(&Levers::new(), "F", true), Ok(true));
+        assert_eq!(
+            flag_lever(&Levers::new().with("F", ""), "F", true),
+            Ok(true)
+        );
+        let e = flag_lever(&Levers::new().with("F", "maybe"), "F", false).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "lever `F` has value \"maybe\"; expected one of 1, true, yes, on (on) or 0, false, no, off (off), in any case"
+        );
     }
 
     #[test]

@@ -275,7 +275,12 @@ impl<'m, 'a> Gen<'m, 'a> {
                 }
                 (None, d) => {
                     let d = d.as_ref().is_some_and(|d| d.value);
-                    quote!(let #n: bool = #rt::bool_lever(#levers, #s, #d)?;)
+                    let read = if l.flag.is_some() {
+                        quote!(flag_lever)
+                    } else {
+                        quote!(bool_lever)
+                    };
+                    quote!(let #n: bool = #rt::#read(#levers, #s, #d)?;)
                 }
             });
         }
