@@ -160,11 +160,61 @@ pub fn build<'a>(input: &'a DeriveInput, errs: &mut Errors) -> Option<Model<'a>>
 
 /// The phase range of every field, checked: phases declared once and not on
 /// a one-of arena, every `live` naming declared phases in order.
+/// A phase's name in the views type it gets: `mlp_up` -> `MlpUp`.
+pub fn phase_camel(phase: &Ident) -> String {
+    syn::ext::IdentExt::unraw(phase)
+        .to_string()
+        .split('_')
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            let mut c = w.chars();
+            c.next()
+                .map(|f| f.to_uppercase().chain(c).collect::<String>())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+/// The names the views of phase `p` take: the method `p`, the method
+/// `try_p` and the type `X{Camel}Views`.
+pub fn phase_names(p: &Ident) -> [(String, &'static str); 3] {
+    let name = syn::ext::IdentExt::unraw(p).to_string();
+    [
+        (format!("fn {name}"), "method"),
+        (format!("fn try_{name}"), "method"),
+        (format!("type {}", phase_camel(p)), "views type"),
+    ]
+}
+
 fn check_phases(m: &Model, errs: &mut Errors) -> Vec<Option<(usize, usize)>> {
     let phases = m.phases();
     for (i, p) in phases.iter().enumerate() {
         if phases[..i].contains(p) {
             errs.at(p.span(), format!("phase `{p}` is declared twice"));
+            continue;
+        }
+        // Two phases whose generated names meet (`mlp_1` and `mlp1` give one
+        // views type, `decode` and `try_decode` one method): one error, at
+        // the later phase, naming the other.
+        let mine = phase_names(p);
+        let other = phases[..i].iter().filter(|q| *q != p).find_map(|q| {
+            let theirs = phase_names(q);
+            mine.iter()
+                .find(|(n, _)| theirs.iter().any(|(t, _)| t == n))
+                .map(|(n, what)| (q, n.clone(), *what))
+        });
+        if let Some((q, n, what)) = other {
+            let shown = match n.split_once(' ') {
+                Some(("type", camel)) => format!("{}{camel}Views", m.input.ident),
+                Some((_, f)) => f.to_owned(),
+                None => n,
+            };
+            errs.at(
+                p.span(),
+                format!(
+                    "phase `{p}` and phase `{q}` would both generate the {what} `{shown}`: rename one of them"
+                ),
+            );
         }
     }
     if let (Some((span, _)), Some(_)) = (&m.attrs.phases, m.attrs.one_of) {
@@ -688,7 +738,7 @@ fn order(m: &Model, errs: &mut Errors) -> Vec<Node> {
 }
 
 /// Whether a type is spelled `Region<T>` (any path ending in `Region` with one type argument).
-fn is_region(ty: &syn::Type) -> bool {
+pub fn is_region(ty: &syn::Type) -> bool {
     let syn::Type::Path(p) = ty else {
         return false;
     };

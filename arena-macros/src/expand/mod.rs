@@ -86,9 +86,40 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
 /// The errors, with stubs of the generated API so that code using the arena
 /// does not add errors of its own (none for a generic struct, itself an error).
 fn failed(model: &Model, errs: Errors) -> TokenStream {
-    let stubs = model.input.generics.params.is_empty().then(|| stubs(model));
+    let stubs = model.input.generics.params.is_empty().then(|| {
+        // The views are read from the fields and the phases alone: with
+        // them, code that takes a phase's views or a buffer's view adds no
+        // error of its own while a formula is being fixed.
+        let views = views_are_sound(model).then(|| views(model));
+        let stubs = stubs(model, views.is_some());
+        quote!(#stubs #views)
+    });
     let errors = errs.into_compile_errors();
     quote!(#errors #stubs)
+}
+
+/// Whether the views can be generated while the struct has errors without
+/// adding errors of their own: every phase's names its own, every field of
+/// the type its role asks for, every element type a built-in one.
+fn views_are_sound(m: &Model) -> bool {
+    if m.attrs.incomplete {
+        return false;
+    }
+    let mut names = std::collections::HashSet::new();
+    for p in m.phases() {
+        for (n, _) in model::phase_names(p) {
+            if !names.insert(n) {
+                return false;
+            }
+        }
+    }
+    let is_usize = |ty: &syn::Type| matches!(ty, syn::Type::Path(p) if p.qself.is_none() && p.path.is_ident("usize"));
+    carved_fields(m).all(|(_, f)| match (model::role(f), f.attrs.dtype.get()) {
+        (Some(Role::Nested { .. }), _) => model::is_region(f.ty),
+        (_, Some(DType::Runtime(_))) => model::is_dyn_bytes(f.ty),
+        (_, Some(DType::Path(_))) => false,
+        _ => is_usize(f.ty),
+    })
 }
 
 fn rt() -> TokenStream {

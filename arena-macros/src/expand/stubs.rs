@@ -7,10 +7,13 @@ use quote::quote;
 use crate::model::Model;
 
 use super::api::param_list;
+use super::views::{phases_ident, views_ident};
 use super::{local, rt};
 
 /// Items that keep the user's other code compiling while the errors are fixed.
-pub(super) fn stubs(m: &Model) -> TokenStream {
+/// `with_views`: the real views are generated beside the stubs, and the
+/// stub arena's `Views` are they.
+pub(super) fn stubs(m: &Model, with_views: bool) -> TokenStream {
     let ident = &m.input.ident;
     let vis = &m.input.vis;
     let (all_decls, _) = param_list(m, true);
@@ -18,6 +21,17 @@ pub(super) fn stubs(m: &Model) -> TokenStream {
     let rt = rt();
     let name = ident.to_string();
     let (levers, shapes) = (local("levers"), local("shapes"));
+    let views = match (with_views, m.phases().is_empty()) {
+        (false, _) => quote!(()),
+        (true, true) => {
+            let v = views_ident(m);
+            quote!(#v<'a, M>)
+        }
+        (true, false) => {
+            let v = phases_ident(m);
+            quote!(#v<'a, M>)
+        }
+    };
     quote! {
         #[allow(unused_variables, clippy::all)]
         impl #ident {
@@ -55,7 +69,7 @@ pub(super) fn stubs(m: &Model) -> TokenStream {
             const ONE_OF: bool = false;
             const BUFFERS: &'static [::arena::BufferInfo] = &[];
             const LEVERS: &'static [::arena::LeverInfo] = &[];
-            type Views<'a, M: ::arena::Memory> = () where Self: 'a;
+            type Views<'a, M: ::arena::Memory> = #views where Self: 'a;
             type Shapes = ();
             fn empty() -> Self {
                 ::core::unreachable!()

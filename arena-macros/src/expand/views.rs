@@ -80,19 +80,7 @@ pub(super) fn phases_ident(m: &Model) -> Ident {
 
 /// `embed` -> `XEmbedViews`.
 fn phase_views_ident(m: &Model, phase: &Ident) -> Ident {
-    let name = phase.to_string();
-    let camel: String = name
-        .trim_start_matches("r#")
-        .split('_')
-        .filter(|w| !w.is_empty())
-        .map(|w| {
-            let mut c = w.chars();
-            c.next()
-                .map(|f| f.to_uppercase().chain(c).collect::<String>())
-                .unwrap_or_default()
-        })
-        .collect();
-    format_ident!("{}{}Views", m.input.ident, camel)
+    format_ident!("{}{}Views", m.input.ident, model::phase_camel(phase))
 }
 
 /// The carved fields with their position among them and their phase range.

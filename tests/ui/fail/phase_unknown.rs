@@ -7,6 +7,8 @@ struct S {
     a: usize,
     #[arena(size = n, live = attn..=logits)]
     b: usize,
+    #[arena(size = n, live = haed)]
+    c: usize,
 }
 
 fn main() {}
