@@ -105,7 +105,8 @@ fn typed_views_where_the_type_is_the_dtype_an_error_naming_both_where_not() {
             arena: "Fwd",
             buffer: "qkv",
             dtype: DType::BF16,
-            asked: DType::F32
+            asked: DType::F32,
+            size: 4
         }
     );
     assert_eq!(
@@ -464,4 +465,59 @@ fn a_dtype_parameter_compares_with_a_dtype_path() {
     assert_eq!((f32.upcast, f32.also, f32.same), (0, 0, 24));
     let bf16 = ByDType::try_from_config_with(&l, DType::BF16, DType::F32, 3).unwrap();
     assert_eq!((bf16.upcast, bf16.also, bf16.same), (12, 12, 0));
+}
+
+/// Three bytes that claim to be one `u8`: a wrong user `impl Elem`.
+#[derive(Clone, Copy, Debug, arena::bytemuck::Pod, arena::bytemuck::Zeroable)]
+#[bytemuck(crate = "arena::bytemuck")]
+#[repr(C)]
+struct Triple([u8; 3]);
+
+impl arena::Elem for Triple {
+    const DTYPE: DType = DType::U8;
+}
+
+/// Eight bytes that claim to be one `f32`.
+#[derive(Clone, Copy, Debug, arena::bytemuck::Pod, arena::bytemuck::Zeroable)]
+#[bytemuck(crate = "arena::bytemuck")]
+#[repr(C)]
+struct Wide(u64);
+
+impl arena::Elem for Wide {
+    const DTYPE: DType = DType::F32;
+}
+
+#[derive(Arena, Debug)]
+#[arena(params(act: DType, n: usize))]
+struct OneDyn {
+    #[arena(shape = [n], dtype = act)]
+    x: DynBytes,
+}
+
+#[test]
+fn a_wrong_user_elem_is_an_error_not_a_panic() {
+    for (act, n) in [
+        (DType::U8, 10),
+        (DType::U8, 9),
+        (DType::F32, 4),
+        (DType::F32, 3),
+    ] {
+        let a = OneDyn::try_from_config_with(&Levers::new(), act, n).unwrap();
+        let mut slab = HostSlab::new(a).unwrap();
+        let e = match act {
+            DType::U8 => slab.views().x.typed::<Triple>().map(drop).unwrap_err(),
+            _ => slab.views().x.typed::<Wide>().map(drop).unwrap_err(),
+        };
+        assert_eq!((e.dtype, e.asked), (act, act));
+        assert!(e.to_string().contains("its `impl Elem` is wrong"), "{e}");
+        // The slab stays usable.
+        assert_eq!(slab.views().x.len(), n);
+    }
+    let a = OneDyn::try_from_config_with(&Levers::new(), DType::U8, 9).unwrap();
+    let mut slab = HostSlab::new(a).unwrap();
+    let e = slab.views().x.typed::<Triple>().map(drop).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "`OneDyn.x`: the type asked for says it is u8 (`Elem::DTYPE`) but takes 3 bytes where u8 takes 1: its `impl Elem` is wrong"
+    );
 }

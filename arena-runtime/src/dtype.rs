@@ -228,6 +228,10 @@ impl FromStr for DType {
 }
 
 /// A built-in element type and the [`DType`] that names it.
+///
+/// An implementation for a type of your own must name a dtype of its size
+/// (`size_of::<T>() == T::DTYPE.bytes()`): [`DynView::typed`](crate::DynView::typed)
+/// refuses another with a [`DTypeError`](crate::DTypeError), never a panic.
 pub trait Elem: bytemuck::Pod {
     /// The dtype of this type.
     const DTYPE: DType;

@@ -54,8 +54,9 @@ pub struct DynView<'a, M: Memory = Host> {
 }
 
 /// A typed view asked of a [`DynView`] in another element type than its
-/// buffer's: names the arena, the buffer, its dtype and the type asked for.
-/// Nothing changes: the slab and its other views stay usable.
+/// buffer's (or in a type whose size is not its [`Elem::DTYPE`]'s: a wrong
+/// user `impl Elem`): names the arena, the buffer, its dtype and the type
+/// asked for. Nothing changes: the slab and its other views stay usable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DTypeError {
     /// The derived struct.
@@ -66,10 +67,25 @@ pub struct DTypeError {
     pub dtype: DType,
     /// The type asked for.
     pub asked: DType,
+    /// The size in bytes of the Rust type asked for (`asked.bytes()` for
+    /// every type that names its dtype truly).
+    pub size: usize,
 }
 
 impl fmt::Display for DTypeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.size != self.asked.bytes() {
+            return write!(
+                f,
+                "`{}.{}`: the type asked for says it is {} (`Elem::DTYPE`) but takes {} bytes where {} takes {}: its `impl Elem` is wrong",
+                self.arena,
+                self.buffer,
+                self.asked,
+                self.size,
+                self.asked,
+                self.asked.bytes()
+            );
+        }
         write!(
             f,
             "`{}.{}` holds {} elements, not {}: take it as `typed::<{}>()`",
@@ -140,17 +156,29 @@ impl<'a, M: Memory> DynView<'a, M> {
     /// when the view was made). A [`DTypeError`] otherwise.
     #[inline]
     pub fn typed<T: Elem>(self) -> Result<M::Slice<'a, T>, DTypeError> {
-        if T::DTYPE != self.dtype {
-            return Err(self.mismatch(T::DTYPE));
+        // A user `impl Elem` whose size is not its dtype's is refused here,
+        // never reinterpreted: the check is on constants, folded away for
+        // every type that names its dtype truly.
+        if T::DTYPE != self.dtype || size_of::<T>() != T::DTYPE.bytes() {
+            return Err(self.mismatch(T::DTYPE, size_of::<T>()));
         }
-        Ok(cast::<M, T>(self.arena, self.buffer, self.bytes)
-            .expect("a DynView's bytes were checked for its dtype when it was made"))
+        // The bytes were checked for the dtype when the view was made, and
+        // `T` has its size (and so at most its alignment): the cast holds.
+        let (arena, buffer, dtype) = (self.arena, self.buffer, self.dtype);
+        cast::<M, T>(arena, buffer, self.bytes).map_err(|_| DTypeError {
+            arena,
+            buffer,
+            dtype,
+            asked: T::DTYPE,
+            size: size_of::<T>(),
+        })
     }
 
     #[cold]
     #[inline(never)]
-    fn mismatch(&self, asked: DType) -> DTypeError {
+    fn mismatch(&self, asked: DType, size: usize) -> DTypeError {
         DTypeError {
+            size,
             arena: self.arena,
             buffer: self.buffer,
             dtype: self.dtype,
@@ -193,7 +221,8 @@ mod tests {
                 arena: "A",
                 buffer: "act",
                 dtype: DType::BF16,
-                asked: DType::F32
+                asked: DType::F32,
+                size: 4
             }
         );
         assert_eq!(

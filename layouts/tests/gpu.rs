@@ -913,7 +913,8 @@ fn runtime_dtype_views_on_the_device() {
                 arena: "DynAct",
                 buffer: "y",
                 dtype: act,
-                asked
+                asked,
+                size: asked.bytes()
             }
         );
         // The slab stays usable; `y` begins at phase b: NaN-poisoned as its dtype.
