@@ -521,3 +521,86 @@ fn a_wrong_user_elem_is_an_error_not_a_panic() {
         "`OneDyn.x`: the type asked for says it is u8 (`Elem::DTYPE`) but takes 3 bytes where u8 takes 1: its `impl Elem` is wrong"
     );
 }
+
+/// A nested arena whose buffer's dtype is chosen at run time, and a one-of
+/// region of a float and a byte alternative, in a phased parent.
+#[derive(Arena, Debug)]
+#[arena(params(act: DType, n: usize))]
+struct DynInner {
+    #[arena(shape = [n], dtype = act)]
+    x: DynBytes,
+    #[arena(shape = [n], dtype = u32)]
+    ids: usize,
+}
+
+#[derive(Arena, Debug)]
+#[arena(params(n: usize), one_of)]
+struct FloatOrBytes {
+    #[arena(shape = [n], dtype = f32)]
+    floats: usize,
+    #[arena(shape = [4 * n], dtype = u8)]
+    bytes: usize,
+    #[arena(shape = [2 * n], dtype = bf16)]
+    halves: usize,
+}
+
+#[derive(Arena, Debug)]
+#[arena(params(act: DType, n: usize), phases(a, b))]
+struct PoisonNest {
+    #[arena(shape = [n], dtype = f32, live = a)]
+    early: usize,
+    #[arena(nested(act, n), live = b)]
+    inner: Region<DynInner>,
+    #[arena(nested(n), live = b)]
+    either: Region<FloatOrBytes>,
+}
+
+#[test]
+fn poison_in_a_nested_region_follows_the_steps_dtype() {
+    let l = Levers::new();
+    // Reserved in f64, stepped in bf16: the step's view reads NaN, every element.
+    let reserved = PoisonNest::try_from_config_with(&l, DType::F64, 16).unwrap();
+    let step = PoisonNest::try_from_config_with(&l, DType::BF16, 16).unwrap();
+    for (reserved, step) in [(reserved, step)] {
+        let mut slab = HostSlab::new(reserved).unwrap();
+        slab.set_poison(true);
+        let mut phases = slab.views_for(&step).unwrap();
+        let b = phases.b();
+        let x = b.inner.x.typed::<bf16>().unwrap();
+        assert_eq!(x.len(), 16);
+        assert!(x.iter().all(|v| v.is_nan()), "{x:?}");
+        assert!(b.inner.ids.iter().all(|&v| v == 0xA5A5_A5A5));
+    }
+    // Stepped in f32 over an f32 reservation, and in f64 over f64.
+    for act in [DType::F32, DType::F64, DType::F16] {
+        let a = PoisonNest::try_from_config_with(&l, act, 8).unwrap();
+        let mut slab = HostSlab::new(a).unwrap();
+        slab.set_poison(true);
+        let mut phases = slab.views();
+        let b = phases.b();
+        let nan = match act {
+            DType::F32 => b.inner.x.typed::<f32>().unwrap().iter().all(|v| v.is_nan()),
+            DType::F64 => b.inner.x.typed::<f64>().unwrap().iter().all(|v| v.is_nan()),
+            _ => b
+                .inner
+                .x
+                .typed::<arena::f16>()
+                .unwrap()
+                .iter()
+                .all(|v| v.is_nan()),
+        };
+        assert!(nan, "{act}");
+    }
+}
+
+#[test]
+fn poison_in_a_one_of_region_is_nan_in_every_float_alternative() {
+    let a = PoisonNest::try_from_config_with(&Levers::new(), DType::F32, 8).unwrap();
+    let mut slab = HostSlab::new(a).unwrap();
+    slab.set_poison(true);
+    let mut phases = slab.views();
+    let mut b = phases.b();
+    assert!(b.either.floats().iter().all(|v| v.is_nan()));
+    assert!(b.either.halves().iter().all(|v| v.is_nan()));
+    assert!(b.either.bytes().iter().all(|&v| v == 0xFF));
+}

@@ -202,28 +202,41 @@ pub trait Arena: Sized {
     }
 
     /// Fills field `index`, a nested region whose bytes are `region`, as
-    /// [`Arena::fill_region`] does; generated for arenas with nested fields.
+    /// [`Arena::fill_region`] does (laid out as `self`, in the dtypes of
+    /// `step`); generated for arenas with nested fields.
     #[doc(hidden)]
     fn fill_nested<M: Memory>(
         &self,
+        step: &Self,
         index: usize,
         region: M::Bytes<'_>,
         fill: Fill,
     ) -> Result<(), CarveError> {
-        let _ = (index, region, fill);
+        let _ = (step, index, region, fill);
         Ok(())
     }
 
     /// Fills every buffer of this arena, laid out (without phases) in
     /// `region`, as a phase does when the arena's region begins its life:
-    /// [`Fill::Poison`] writes each buffer's poison pattern, [`Fill::Zero`]
-    /// zeroes the `zeroed` buffers; nested regions alike, at every depth.
+    /// [`Fill::Poison`] writes each buffer's poison pattern in its dtype as
+    /// `step` has it (a step's dtype chosen at run time may differ from the
+    /// reservation's), [`Fill::Zero`] zeroes the `zeroed` buffers; nested
+    /// regions alike, at every depth. A one-of region's alternatives share
+    /// every byte: poisoned, it is all `0xFF`, NaN in every float dtype.
     #[doc(hidden)]
     fn fill_region<M: Memory>(
         &self,
+        step: &Self,
         mut region: M::Bytes<'_>,
         fill: Fill,
     ) -> Result<(), CarveError> {
+        if Self::ONE_OF && fill == Fill::Poison {
+            return M::fill(&mut region, &[ONE_OF_POISON]).map_err(|message| CarveError::Device {
+                arena: Self::NAME,
+                field: Self::BUFFERS.first().map_or("", |b| b.name),
+                message,
+            });
+        }
         let mut cursor = Cursor::new(0);
         for (i, info) in Self::BUFFERS.iter().enumerate() {
             if !info.is_carved() {
@@ -246,7 +259,7 @@ pub trait Arena: Sized {
             }
             let rest = M::split_at(M::reborrow(&mut region), offset).1;
             let mut piece = M::split_at(rest, bytes).0;
-            fill_field::<Self, M>(self, i, &mut piece, fill)?;
+            fill_field::<Self, M>(self, step, i, &mut piece, fill)?;
         }
         Ok(())
     }
@@ -460,18 +473,25 @@ pub enum Fill {
     Zero,
 }
 
-/// Fills field `i` of `arena`, whose bytes are `piece`: the poison pattern
-/// of its dtype (`0xA5` for a user type or a region) or, if `zeroed`, zeros;
-/// a nested region's own buffers after it.
+/// What a poisoned one-of region holds: every alternative shares its bytes,
+/// and all-ones is NaN in every float dtype (f64, f32, bf16, f16, both FP8,
+/// E8M0), so no alternative reads a plausible value.
+pub(crate) const ONE_OF_POISON: u8 = 0xFF;
+
+/// Fills field `i` of `arena` (laid out as `arena`, its dtype as `step`
+/// has it), whose bytes are `piece`: the poison pattern of its dtype (`0xA5`
+/// for a user type or a region) or, if `zeroed`, zeros; a nested region's
+/// own buffers after it.
 pub(crate) fn fill_field<A: Arena, M: Memory>(
     arena: &A,
+    step: &A,
     i: usize,
     piece: &mut M::Bytes<'_>,
     fill: Fill,
 ) -> Result<(), CarveError> {
     let info = &A::BUFFERS[i];
     let pattern: &[u8] = match fill {
-        Fill::Poison => arena.field_dtype(i).map_or(&[0xA5], DType::poison),
+        Fill::Poison => step.field_dtype(i).map_or(&[0xA5], DType::poison),
         Fill::Zero if info.zeroed => &[0],
         Fill::Zero => &[],
     };
@@ -483,7 +503,7 @@ pub(crate) fn fill_field<A: Arena, M: Memory>(
         })?;
     }
     if info.kind == FieldKind::Nested {
-        arena.fill_nested::<M>(i, M::reborrow(piece), fill)?;
+        arena.fill_nested::<M>(step, i, M::reborrow(piece), fill)?;
     }
     Ok(())
 }

@@ -142,17 +142,15 @@ impl<'a, M: Memory, A: Arena, const N: usize> Phased<'a, M, A, N> {
             };
             let mut piece = M::split_at(piece, len).0;
             if let (Some(poison), true) = (fill, first == phase) {
-                // A buffer is filled as its step's dtype (chosen at run
+                // A buffer is filled in its step's dtype (chosen at run
                 // time, it may differ from the reservation's); a nested
-                // region as its reservation is laid out.
-                let by = match info.kind {
-                    FieldKind::Nested => self.reserved,
-                    _ => self.step,
-                };
+                // region as its reservation is laid out, its buffers in
+                // their step's dtypes.
+                let (laid, step) = (self.reserved, self.step);
                 if poison {
-                    fill_field::<A, M>(by, index[k], &mut piece, Fill::Poison)?;
+                    fill_field::<A, M>(laid, step, index[k], &mut piece, Fill::Poison)?;
                 }
-                fill_field::<A, M>(by, index[k], &mut piece, Fill::Zero)?;
+                fill_field::<A, M>(laid, step, index[k], &mut piece, Fill::Zero)?;
             }
             if guard > 0 && reserved > 0 {
                 // The band after the reservation: no buffer live in this

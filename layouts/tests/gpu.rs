@@ -988,3 +988,59 @@ fn zz_a_sticky_fault_surfaces_at_the_next_phase_as_an_error() {
         Ok(_) => panic!("the next phase's fill should meet the sticky fault"),
     }
 }
+
+/// A nested arena whose dtype is chosen at run time, and a one-of region of
+/// float and byte alternatives, in a phased parent (#41, items 2 and 3).
+#[derive(arena::Arena, Debug)]
+#[arena(params(act: arena::DType, n: usize))]
+pub struct DynNested {
+    #[arena(shape = [n], dtype = act)]
+    pub x: arena::DynBytes,
+}
+
+#[derive(arena::Arena, Debug)]
+#[arena(params(n: usize), one_of)]
+pub struct FloatOrBytes {
+    #[arena(shape = [n], dtype = f32)]
+    pub floats: usize,
+    #[arena(shape = [4 * n], dtype = u8)]
+    pub bytes: usize,
+}
+
+#[derive(arena::Arena, Debug)]
+#[arena(params(act: arena::DType, n: usize), phases(a, b))]
+pub struct PoisonNest {
+    #[arena(shape = [n], dtype = f32, live = a)]
+    pub early: usize,
+    #[arena(nested(act, n), live = b)]
+    pub inner: arena::Region<DynNested>,
+    #[arena(nested(n), live = b)]
+    pub either: arena::Region<FloatOrBytes>,
+}
+
+/// Poison on the device under a step whose nested dtype differs from the
+/// reservation's (bf16 over f64), and in a one-of region: NaN in every
+/// float view.
+#[test]
+fn poison_under_steps_and_one_of_on_the_device() {
+    use arena::{DType, bf16};
+    let Some((_ctx, stream)) = device() else {
+        return;
+    };
+    let l = Levers::new();
+    let reserved = PoisonNest::try_from_config_with(&l, DType::F64, 64).unwrap();
+    let step = PoisonNest::try_from_config_with(&l, DType::BF16, 64).unwrap();
+    let mut slab = DeviceSlab::new(reserved, &stream).unwrap();
+    slab.set_poison(true);
+    let mut phases = slab.views_for(&step).unwrap();
+    let mut b = phases.b();
+    let x = b.inner.x.typed::<bf16>().unwrap();
+    let back: Vec<bf16> = stream.clone_dtoh(&x).unwrap();
+    assert_eq!(back.len(), 64);
+    assert!(back.iter().all(|v| v.is_nan()), "bf16 step over f64: NaN");
+    let floats: Vec<f32> = stream.clone_dtoh(&b.either.floats()).unwrap();
+    assert!(floats.iter().all(|v| v.is_nan()), "one-of f32: NaN");
+    let bytes: Vec<u8> = stream.clone_dtoh(&b.either.bytes()).unwrap();
+    assert!(bytes.iter().all(|&v| v == 0xFF));
+    println!("gpu: poison under steps and one-of: NaN in every float view");
+}

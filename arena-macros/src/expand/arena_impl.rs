@@ -158,7 +158,7 @@ pub(super) fn arena_impl(m: &Model, g: &Gen) -> TokenStream {
         .map(|(i, n)| quote!(#i => #rt::nested_layout(&self.#n),))
         .collect();
     let fill_arms = nested.iter().map(
-        |(i, n)| quote!(#i => ::arena::Arena::fill_region::<M>(&self.#n.inner, region, fill),),
+        |(i, n)| quote!(#i => ::arena::Arena::fill_region::<M>(&self.#n.inner, &step.#n.inner, region, fill),),
     );
     let lever_pushes = m.levers().iter().map(|l| {
         let n = l.name.to_string();
@@ -232,6 +232,7 @@ pub(super) fn arena_impl(m: &Model, g: &Gen) -> TokenStream {
             }
             fn fill_nested<M: ::arena::Memory>(
                 &self,
+                step: &Self,
                 index: usize,
                 region: M::Bytes<'_>,
                 fill: #rt::Fill,
