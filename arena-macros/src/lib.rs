@@ -40,9 +40,16 @@ mod snapshot {
 
     use std::path::Path;
 
-    /// `name` of `source` expanded, against `tests/expand/{out}`.
+    /// `name` of `source` expanded, against `tests/expand/{out}`. The
+    /// sources and snapshots are the workspace's: in the package alone (as a
+    /// registry or a distribution unpacks it) they are not there, and the
+    /// check says so and passes.
     fn check(source: &str, name: &str, out: &str) {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        if !root.join("tests/expand").is_dir() {
+            eprintln!("skipped: {out}: the workspace's tests/expand is not beside this package");
+            return;
+        }
         let text = std::fs::read_to_string(root.join(source)).unwrap();
         let file = syn::parse_file(&text).unwrap();
         let input = file
