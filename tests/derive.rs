@@ -720,6 +720,10 @@ fn next_pow2_rounds_up_to_a_power_of_two_and_overflow_is_an_error() {
 /// a default, a plain `bool` in formulas.
 #[derive(Arena, Debug)]
 #[arena(params(n: usize))]
+// clippy's `duplicated_attributes` reads a key repeated in helper
+// attributes (`flag` of two levers) as a repeated attribute
+// (rust-clippy#12923): allowed on the struct.
+#[allow(clippy::duplicated_attributes)]
 #[arena(
     lever(DEMO_FLAG_GRAPHS, flag, default = true),
     lever(DEMO_FLAG_FP8, flag)

@@ -561,7 +561,7 @@ fn poison_in_a_nested_region_follows_the_steps_dtype() {
     // Reserved in f64, stepped in bf16: the step's view reads NaN, every element.
     let reserved = PoisonNest::try_from_config_with(&l, DType::F64, 16).unwrap();
     let step = PoisonNest::try_from_config_with(&l, DType::BF16, 16).unwrap();
-    for (reserved, step) in [(reserved, step)] {
+    {
         let mut slab = HostSlab::new(reserved).unwrap();
         slab.set_poison(true);
         let mut phases = slab.views_for(&step).unwrap();
