@@ -5,17 +5,26 @@ in [1, 100,000], sizes 1 to 65,536. Greedy is far above the bound and every
 search node meets most of the buffers: a test of what the budget bounds.
 
     scripts/adversarial-problems.py N SEED > problem.csv
+
+With a third argument `colive`, every buffer meets every other (each range
+holds the time 100,000: starts in [0, 100,000), ends in (100,000, 200,000]),
+the family where greedy's walk over the placed buffers was quadratic:
+
+    scripts/adversarial-problems.py 30000 1 colive > problem.csv
 """
 import random
 import sys
 
 
-def problem(n, seed):
+def problem(n, seed, colive=False):
     rng = random.Random(seed)
     lines = ["id,lower,upper,size"]
     for k in range(n):
         lower = rng.randrange(0, 100_000)
-        upper = lower + rng.randint(1, 100_000)
+        if colive:
+            upper = 100_001 + rng.randrange(0, 100_000)
+        else:
+            upper = lower + rng.randint(1, 100_000)
         lines.append(f"{k},{lower},{upper},{rng.randint(1, 65_536)}")
     return "\n".join(lines) + "\n"
 
@@ -23,4 +32,5 @@ def problem(n, seed):
 if __name__ == "__main__":
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 2048
     seed = int(sys.argv[2]) if len(sys.argv) > 2 else 1
-    sys.stdout.write(problem(n, seed))
+    colive = len(sys.argv) > 3 and sys.argv[3] == "colive"
+    sys.stdout.write(problem(n, seed, colive))

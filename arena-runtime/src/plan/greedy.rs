@@ -9,13 +9,23 @@ use crate::error::SizeError;
 /// them, and its phases.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Placed {
-    start: usize,
-    end: usize,
-    first: usize,
-    last: usize,
+    pub(super) start: usize,
+    pub(super) end: usize,
+    pub(super) first: usize,
+    pub(super) last: usize,
 }
 
 impl Placed {
+    /// A buffer placed at `start..end`, live over `first..=last`.
+    pub(super) const fn new(start: usize, end: usize, first: usize, last: usize) -> Self {
+        Placed {
+            start,
+            end,
+            first,
+            last,
+        }
+    }
+
     /// An unused slot of the scratch.
     pub const EMPTY: Placed = Placed {
         start: 0,
@@ -244,10 +254,18 @@ fn greedy(
     placed: &mut [Placed],
     by: Order,
 ) -> Result<usize, SizeError> {
-    greedy_from(arena, items, guard, (offsets, order, placed), by, BUCKETED)
+    greedy_from(
+        arena,
+        items,
+        guard,
+        (offsets, order, placed),
+        by,
+        (BUCKETED, BLOCKED),
+    )
 }
 
-/// [`greedy`], through buckets of time above `bucketed` buffers.
+/// [`greedy`], through buckets of time above `bucketed` buffers and
+/// through blocks of placed buffers above `blocked`.
 #[inline(always)]
 fn greedy_from(
     arena: &'static str,
@@ -255,7 +273,7 @@ fn greedy_from(
     guard: usize,
     (offsets, order, placed): (&mut [usize], &mut [u128], &mut [Placed]),
     by: Order,
-    bucketed: usize,
+    (bucketed, blocked): (usize, usize),
 ) -> Result<usize, SizeError> {
     // One integer per buffer, sorted ascending: the rank of its lifetime
     // (for `Order::Lifetime`), the size's complement, its index.
@@ -278,6 +296,9 @@ fn greedy_from(
         && let Some(slab) = place_bucketed(arena, items, guard, offsets, order)?
     {
         return Ok(slab);
+    }
+    if n > blocked {
+        return super::blocks::place_blocked(arena, items, guard, offsets, order);
     }
     let mut slab = 0usize;
     // The placed buffers, by offset: each new buffer scans them once, up to
@@ -333,6 +354,11 @@ fn greedy_from(
     }
     Ok(slab)
 }
+
+/// Above this many buffers the walk over the placed buffers goes through
+/// blocks that it can pass whole ([`super::blocks`]): the same offsets, and
+/// no longer quadratic where every buffer meets every other.
+pub(super) const BLOCKED: usize = 1_024;
 
 /// Above this many buffers greedy finds the placed buffers live with a new
 /// one through buckets of time ([`place_bucketed`]) instead of scanning them

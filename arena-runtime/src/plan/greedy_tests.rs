@@ -403,13 +403,13 @@ mod bucketed {
     }
 
     #[test]
-    fn buckets_give_the_offsets_of_the_scan() {
+    fn buckets_and_blocks_give_the_offsets_of_the_scan() {
         for seed in 0..24 {
             let items = random(seed, 300 + 150 * seed as usize);
             let n = items.len();
             let guard = (seed as usize % 2) * 64;
             for by in [Order::Size, Order::Lifetime, Order::Shuffled(seed)] {
-                let run = |bucketed| {
+                let run = |ways| {
                     let (mut off, mut order, mut placed) =
                         (vec![0; n], vec![0; n], vec![Placed::EMPTY; n]);
                     let slab = greedy_from(
@@ -418,11 +418,13 @@ mod bucketed {
                         guard,
                         (&mut off, &mut order, &mut placed),
                         by,
-                        bucketed,
+                        ways,
                     );
                     (off, slab)
                 };
-                assert_eq!(run(0), run(usize::MAX), "seed {seed}, {by:?}");
+                let scan = run((usize::MAX, usize::MAX));
+                assert_eq!(run((0, usize::MAX)), scan, "buckets, seed {seed}, {by:?}");
+                assert_eq!(run((usize::MAX, 0)), scan, "blocks, seed {seed}, {by:?}");
             }
             // The sparse ones go through the buckets (the dense ones may not).
             let (mut off, mut order, mut placed) = (vec![0; n], vec![0; n], vec![Placed::EMPTY; n]);
@@ -432,12 +434,62 @@ mod bucketed {
                 guard,
                 (&mut off, &mut order, &mut placed),
                 Order::Size,
-                usize::MAX,
+                (usize::MAX, usize::MAX),
             )
             .unwrap();
             let m = items.iter().filter(|it| it.bytes > 0).count();
             let bucketed = place_bucketed("A", &items, guard, &mut off, &order[..m]).unwrap();
             assert!(seed.is_multiple_of(3) || bucketed.is_some(), "seed {seed}");
+        }
+    }
+
+    /// Buffers that all meet (every range holds phase 1000), of sizes and
+    /// alignments drawn from `seed`: where the scan is quadratic.
+    fn co_live(seed: u64, n: usize) -> Vec<Item> {
+        let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        let mut next = |m: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % m) as usize
+        };
+        (0..n)
+            .map(|_| {
+                let first = 1000 - next(900);
+                Item {
+                    name: "x",
+                    bytes: 1 + next(1 << 12),
+                    align: 1 << next(8),
+                    first,
+                    last: 1000 + next(900),
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn blocks_give_the_offsets_of_the_scan_where_every_buffer_meets() {
+        for seed in 0..12 {
+            let items = co_live(seed, 200 + 400 * seed as usize);
+            let n = items.len();
+            let guard = (seed as usize % 3) * 16;
+            for by in [Order::Size, Order::Lifetime, Order::Shuffled(seed)] {
+                let run = |ways| {
+                    let (mut off, mut order, mut placed) =
+                        (vec![0; n], vec![0; n], vec![Placed::EMPTY; n]);
+                    let slab = greedy_from(
+                        "A",
+                        &items,
+                        guard,
+                        (&mut off, &mut order, &mut placed),
+                        by,
+                        ways,
+                    );
+                    (off, slab)
+                };
+                let scan = run((usize::MAX, usize::MAX));
+                assert_eq!(run((usize::MAX, 0)), scan, "seed {seed}, {by:?}");
+            }
         }
     }
 }

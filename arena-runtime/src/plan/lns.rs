@@ -30,7 +30,7 @@ const LARGER: usize = 3;
 const STEPS: u64 = 8_192;
 /// The most pairs of jobs that meet a neighbourhood re-planned by greedy
 /// may hold (each kept twice: 64 MiB).
-const MOST_PAIRS: usize = 4 << 20;
+pub(super) const MOST_PAIRS: usize = 4 << 20;
 /// The rounds of greedy's sizes, each in orders of other seeds.
 const SHAKES: usize = 16;
 

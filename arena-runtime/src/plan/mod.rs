@@ -26,6 +26,7 @@
 
 use crate::error::SizeError;
 
+mod blocks;
 mod greedy;
 mod lns;
 mod problem;
@@ -588,6 +589,12 @@ fn rounds(
         .fold(0, gcd)
         .max(1);
     let bound = bound.div_ceil(unit);
+    // The model keeps every pair of jobs that meet: where they are many
+    // (buffers that nearly all meet) it is not built, its memory bounded as
+    // the neighbourhoods' is, and greedy's plan stands.
+    if search::count_pairs(jobs) > lns::MOST_PAIRS {
+        return (None, 0, first_round);
+    }
     let mut r = Rounds {
         model: search::Model::new(jobs, sections, base),
         jobs,

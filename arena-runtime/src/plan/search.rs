@@ -323,6 +323,22 @@ pub(crate) fn pairs(jobs: &[Job], mut each: impl FnMut(usize, usize)) -> (usize,
     (count, steps)
 }
 
+/// How many pairs of jobs meet (share a section), counted in `O(n log n)`
+/// without listing them: each job meets the jobs that start before it (in
+/// [`pairs`]' order) and have not ended by its start, and a job that has
+/// ended by then started before it.
+pub(crate) fn count_pairs(jobs: &[Job]) -> usize {
+    let mut starts: Vec<usize> = jobs.iter().map(|j| j.start).collect();
+    let mut ends: Vec<usize> = jobs.iter().map(|j| j.end).collect();
+    starts.sort_unstable();
+    ends.sort_unstable();
+    starts
+        .iter()
+        .enumerate()
+        .map(|(before, &s)| before - ends.partition_point(|&e| e <= s))
+        .sum()
+}
+
 /// `subset` in the order of `order`'s keys (each largest first), with T
 /// the most bytes of `totals` in the job's sections.
 fn ranked(jobs: &[Job], totals: &[usize], order: Order, subset: &[usize]) -> Vec<usize> {

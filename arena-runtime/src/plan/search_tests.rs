@@ -185,3 +185,19 @@ fn finds_and_proves_the_optimum_above_a_base() {
         }
     }
 }
+
+#[test]
+fn the_pairs_counted_are_the_pairs_listed() {
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = |m: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % m) as usize
+    };
+    for case in 0..300 {
+        let sections = 1 + next(40);
+        let jobs = random_jobs(&mut next, sections, case % 60);
+        assert_eq!(count_pairs(&jobs), pairs(&jobs, |_, _| {}).0, "case {case}");
+    }
+}
