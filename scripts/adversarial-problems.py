@@ -11,15 +11,21 @@ holds the time 100,000: starts in [0, 100,000), ends in (100,000, 200,000]),
 the family where greedy's walk over the placed buffers was quadratic:
 
     scripts/adversarial-problems.py 30000 1 colive > problem.csv
+
+With `onespan`, every buffer lives over the one span [0, 1): a perfect
+packing to the search, with a pair for every two buffers.
 """
 import random
 import sys
 
 
-def problem(n, seed, colive=False):
+def problem(n, seed, colive=False, onespan=False):
     rng = random.Random(seed)
     lines = ["id,lower,upper,size"]
     for k in range(n):
+        if onespan:
+            lines.append(f"{k},0,1,{rng.randint(1, 65_536)}")
+            continue
         lower = rng.randrange(0, 100_000)
         if colive:
             upper = 100_001 + rng.randrange(0, 100_000)
@@ -32,5 +38,5 @@ def problem(n, seed, colive=False):
 if __name__ == "__main__":
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 2048
     seed = int(sys.argv[2]) if len(sys.argv) > 2 else 1
-    colive = len(sys.argv) > 3 and sys.argv[3] == "colive"
-    sys.stdout.write(problem(n, seed, colive))
+    mode = sys.argv[3] if len(sys.argv) > 3 else ""
+    sys.stdout.write(problem(n, seed, mode == "colive", mode == "onespan"))
