@@ -402,6 +402,27 @@ mod bucketed {
             .collect()
     }
 
+    /// Greedy's offsets and slab in order `by`, through buckets above
+    /// `ways.0` buffers and blocks above `ways.1`.
+    fn place(
+        items: &[Item],
+        guard: usize,
+        by: Order,
+        ways: (usize, usize),
+    ) -> (Vec<usize>, Result<usize, SizeError>) {
+        let n = items.len();
+        let (mut off, mut order, mut placed) = (vec![0; n], vec![0; n], vec![Placed::EMPTY; n]);
+        let slab = greedy_from(
+            "A",
+            items,
+            guard,
+            (&mut off, &mut order, &mut placed),
+            by,
+            ways,
+        );
+        (off, slab)
+    }
+
     #[test]
     fn buckets_and_blocks_give_the_offsets_of_the_scan() {
         for seed in 0..24 {
@@ -409,19 +430,7 @@ mod bucketed {
             let n = items.len();
             let guard = (seed as usize % 2) * 64;
             for by in [Order::Size, Order::Lifetime, Order::Shuffled(seed)] {
-                let run = |ways| {
-                    let (mut off, mut order, mut placed) =
-                        (vec![0; n], vec![0; n], vec![Placed::EMPTY; n]);
-                    let slab = greedy_from(
-                        "A",
-                        &items,
-                        guard,
-                        (&mut off, &mut order, &mut placed),
-                        by,
-                        ways,
-                    );
-                    (off, slab)
-                };
+                let run = |ways| place(&items, guard, by, ways);
                 let scan = run((usize::MAX, usize::MAX));
                 assert_eq!(run((0, usize::MAX)), scan, "buckets, seed {seed}, {by:?}");
                 assert_eq!(run((usize::MAX, 0)), scan, "blocks, seed {seed}, {by:?}");
@@ -471,22 +480,9 @@ mod bucketed {
     fn blocks_give_the_offsets_of_the_scan_where_every_buffer_meets() {
         for seed in 0..12 {
             let items = co_live(seed, 200 + 400 * seed as usize);
-            let n = items.len();
             let guard = (seed as usize % 3) * 16;
             for by in [Order::Size, Order::Lifetime, Order::Shuffled(seed)] {
-                let run = |ways| {
-                    let (mut off, mut order, mut placed) =
-                        (vec![0; n], vec![0; n], vec![Placed::EMPTY; n]);
-                    let slab = greedy_from(
-                        "A",
-                        &items,
-                        guard,
-                        (&mut off, &mut order, &mut placed),
-                        by,
-                        ways,
-                    );
-                    (off, slab)
-                };
+                let run = |ways| place(&items, guard, by, ways);
                 let scan = run((usize::MAX, usize::MAX));
                 assert_eq!(run((usize::MAX, 0)), scan, "seed {seed}, {by:?}");
             }
