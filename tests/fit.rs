@@ -442,3 +442,43 @@ fn the_frontier_of_two_limits_is_a_fit_for_each_outer_value() {
     .unwrap_err();
     assert!(matches!(e, FitError::UnknownParam { .. }));
 }
+
+#[test]
+fn a_planned_fit_past_max_scan_between_its_bounds_is_an_error() {
+    let levers = Levers::new();
+    let size = |h| Pass::try_from_config_with(&levers, 37, h);
+    // A budget between the lower bound and the unplanned slab over a wide
+    // range of values: more values to plan than a scan of 3 may.
+    let at = |h| size(h).unwrap();
+    let budget = at(5_000).lower_bound_bytes().unwrap();
+    let e = fit::largest_with(
+        "h",
+        1..=1_000_000,
+        budget,
+        &Options::new().max_scan(3),
+        size,
+    )
+    .unwrap_err();
+    match &e {
+        FitError::ScanTooLong {
+            from, to, max_scan, ..
+        } => {
+            assert_eq!(*max_scan, 3);
+            assert!(from < to && *to >= 5_000, "{e}");
+            assert!(at(from - 1).unplanned_bytes().unwrap() <= budget);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(
+        e.to_string()
+            .contains("lie between the lower bound and the unplanned slab")
+    );
+    // With the default scan it is the scan's answer.
+    let f = fit::largest("h", 1..=20_000, budget, size).unwrap();
+    assert_eq!(f.method, Method::Bounds);
+    let want = (1..=20_000)
+        .rev()
+        .find(|&h| at(h).slab_bytes().unwrap() <= budget)
+        .unwrap();
+    assert_eq!(f.value, want);
+}
