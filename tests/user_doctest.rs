@@ -90,7 +90,7 @@ fn cargo_test_doc_passes_on_a_crate_with_multi_line_long_and_deep_formulas() {
     let out = Command::new(cargo)
         .args(["test", "--doc", "--offline", "-q"])
         .current_dir(&dir)
-        .env("CARGO_TARGET_DIR", dir.join("target"))
+        .env("CARGO_TARGET_DIR", shared_target())
         .env_remove("RUSTFLAGS")
         .output()
         .unwrap();
@@ -101,5 +101,102 @@ fn cargo_test_doc_passes_on_a_crate_with_multi_line_long_and_deep_formulas() {
     );
     assert!(out.status.success(), "cargo test --doc failed:\n{text}");
     // The crate's own doctest ran, and nothing else did.
+    assert!(text.contains("1 passed"), "{text}");
+}
+
+/// One target folder for the user crates of this file: what they share
+/// (arena and its dependencies) is built once.
+fn shared_target() -> std::path::PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("user-target")
+}
+
+const RENAMED: &str = r#"//! The arena crate under another name, and re-exported by an engine crate.
+
+pub mod engine {
+    /// The arena crate as an engine crate hands it to its users.
+    pub use my_arena as arena_api;
+}
+
+use my_arena::{Arena, DType, DynBytes, HostSlab, Levers, Region};
+
+#[derive(Arena, Debug)]
+#[arena(crate = "my_arena", params(n: usize), one_of)]
+pub struct Alt {
+    #[arena(shape = [n], dtype = f32)]
+    pub a: usize,
+    #[arena(shape = [2 * n], dtype = u8)]
+    pub b: usize,
+}
+
+/// Phases, a nested one-of region, a dtype chosen at run time, a lever.
+#[derive(Arena, Debug)]
+#[arena(crate = "my_arena", params(act: DType, n: usize), phases(x, y))]
+#[arena(lever(DEMO_RENAMED, flag))]
+pub struct Renamed {
+    #[arena(shape = [n], dtype = act, live = x)]
+    pub d: DynBytes,
+    #[arena(nested(n), live = y)]
+    pub alt: Region<Alt>,
+    #[arena(size = "4 * n", when = !DEMO_RENAMED, live = x..=y)]
+    pub s: usize,
+}
+
+/// Through the engine crate's re-export.
+#[derive(engine::arena_api::Arena, Debug)]
+#[arena(crate = "crate::engine::arena_api", params(n: usize))]
+pub struct ThroughReexport {
+    #[arena(shape = [n], dtype = bf16)]
+    pub h: usize,
+}
+
+#[test]
+fn renamed_and_reexported() {
+    let levers = Levers::new();
+    let r = Renamed::try_from_config_with(&levers, DType::BF16, 8).unwrap();
+    assert_eq!(r.s, 32);
+    let mut slab = HostSlab::new(r).unwrap();
+    let mut phases = slab.views();
+    assert_eq!(phases.x().d.len(), 8);
+    assert_eq!(phases.y().alt.a().len(), 8);
+    let t = ThroughReexport::try_from_config_with(&levers, 3).unwrap();
+    assert_eq!(t.h, 6);
+    let f = my_arena::fit::largest("n", 1..=1000, 1 << 10, |n| {
+        ThroughReexport::try_from_config_with(&levers, n)
+    })
+    .unwrap();
+    assert_eq!(f.value, 512);
+}
+"#;
+
+/// A crate that depends on `arena` under another name (`my_arena`) and
+/// re-exports it from a module, as an engine crate would: with
+/// `#[arena(crate = "...")]` the derive names the crate through that path.
+#[test]
+fn a_renamed_or_re_exported_arena_crate_derives_through_crate_path() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("renamed_user");
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    let manifest = format!(
+        "[package]\nname = \"renamed_user\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
+         [dependencies]\nmy_arena = {{ package = \"arena\", path = {:?} }}\n\n[workspace]\n",
+        root.display().to_string()
+    );
+    std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
+    std::fs::write(dir.join("src/lib.rs"), RENAMED).unwrap();
+    std::fs::copy(root.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = Command::new(cargo)
+        .args(["test", "--lib", "--offline", "-q"])
+        .current_dir(&dir)
+        .env("CARGO_TARGET_DIR", shared_target())
+        .env_remove("RUSTFLAGS")
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "cargo test failed:\n{text}");
     assert!(text.contains("1 passed"), "{text}");
 }

@@ -7,7 +7,7 @@ use quote::ToTokens;
 use syn::ext::IdentExt;
 use syn::parse::ParseStream;
 use syn::parse::discouraged::Speculative;
-use syn::{Attribute, Ident, LitBool, LitInt, Token};
+use syn::{Attribute, Ident, LitBool, LitInt, LitStr, Token};
 
 use crate::formula::{Formula, did_you_mean};
 
@@ -73,6 +73,9 @@ pub struct StructAttrs {
     pub when: Option<Formula>,
     /// `phases(a, b, c)`: the ordered phases of a forward pass.
     pub phases: Option<(Span, Vec<Ident>)>,
+    /// `crate = "path"`: where the generated code finds the `arena` crate
+    /// (renamed, or re-exported by another crate).
+    pub krate: Option<syn::Path>,
     /// `plan_budget = N`: search nodes after greedy for a phased arena.
     pub plan_budget: Option<(u64, Span)>,
     /// An item failed to parse: names it would have declared are unknown, so
@@ -245,7 +248,8 @@ impl Field<'_> {
     }
 }
 
-const STRUCT_KEYS: [&str; 8] = [
+const STRUCT_KEYS: [&str; 9] = [
+    "crate",
     "params",
     "let",
     "lever",
@@ -520,6 +524,24 @@ pub fn parse_struct_attrs(attrs: &[Attribute], errs: &mut Errors) -> StructAttrs
                         errs.at(key.span(), "duplicate key `one_of`");
                     }
                     out.one_of = Some(key.span());
+                }
+                // crate = "path": the arena crate, renamed or re-exported
+                "crate" => {
+                    input.parse::<Token![=]>()?;
+                    let lit: LitStr = input.parse()?;
+                    match lit.parse::<syn::Path>() {
+                        Ok(_) if out.krate.is_some() => {
+                            errs.at(key.span(), "duplicate key `crate`")
+                        }
+                        Ok(p) => out.krate = Some(p),
+                        Err(_) => errs.at(
+                            lit.span(),
+                            format!(
+                                "`crate = {:?}` is not a path: name the arena crate as your code does, as in `crate = \"my_arena\"` or `crate = \"engine::arena\"`",
+                                lit.value()
+                            ),
+                        ),
+                    }
                 }
                 // plan_budget = N: the planner's search budget (nodes)
                 "plan_budget" => {

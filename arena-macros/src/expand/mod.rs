@@ -34,13 +34,23 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
     let Some(model) = model::build(input, &mut errs) else {
         return errs.into_compile_errors();
     };
+    let out = generate(&model, errs);
+    match &model.attrs.krate {
+        Some(path) => rename_crate(out, path),
+        None => out,
+    }
+}
+
+/// The generated code of a struct whose attributes were read, with the
+/// errors found so far.
+fn generate(model: &Model, mut errs: Errors) -> TokenStream {
     // A struct attribute that did not parse: report that, not the unknown
     // names it would have declared.
     if model.attrs.incomplete {
-        return failed(&model, errs);
+        return failed(model, errs);
     }
-    let let_types = crate::infer::let_types(&model, &mut errs);
-    let mut g = Gen::new(&model, let_types);
+    let let_types = crate::infer::let_types(model, &mut errs);
+    let mut g = Gen::new(model, let_types);
     let body = g.constructor();
     for (f, e) in g.errors.drain(..) {
         errs.push(f.error(e));
@@ -122,6 +132,93 @@ fn views_are_sound(m: &Model) -> bool {
     })
 }
 
+/// Keywords after which a path starts (`as ::arena::Arena`, `impl
+/// ::arena::Arena for`, `dyn`, `where`, ...).
+const PATH_KEYWORDS: [&str; 22] = [
+    "as", "for", "impl", "dyn", "in", "where", "mut", "return", "let", "const", "static", "type",
+    "pub", "move", "ref", "unsafe", "use", "if", "else", "match", "while", "break",
+];
+
+/// The generated code with every absolute path to the `arena` crate
+/// (`::arena::...`) through `path` instead (`#[arena(crate = "path")]`): the
+/// one place the generated code names the crate. Links in its docs
+/// (`(::arena::SizeError)`) alike.
+fn rename_crate(tokens: TokenStream, path: &syn::Path) -> TokenStream {
+    use proc_macro2::{Group, Literal, Spacing, TokenTree};
+    // `crate::..`, `self::..`, `super::..` and `::..` as written; a bare
+    // name is a dependency: `::name`.
+    let relative = path.leading_colon.is_none()
+        && path.segments.first().is_some_and(|s| {
+            let s = s.ident.to_string();
+            s == "crate" || s == "self" || s == "super"
+        });
+    let lead: TokenStream = if path.leading_colon.is_some() || relative {
+        quote!(#path)
+    } else {
+        quote!(:: #path)
+    };
+    let link = format!(
+        "({}::",
+        if relative {
+            quote!(#path).to_string().replace(' ', "")
+        } else {
+            format!(
+                "::{}",
+                quote!(#path)
+                    .to_string()
+                    .replace(' ', "")
+                    .trim_start_matches("::")
+            )
+        }
+    );
+    let trees: Vec<TokenTree> = tokens.into_iter().collect();
+    let mut out = Vec::with_capacity(trees.len());
+    let mut i = 0;
+    while i < trees.len() {
+        // `::arena` where a path starts (after punctuation, a keyword or a
+        // lifetime; not after a name, as in `crate::arena::x`): the crate.
+        let starts = match out.last() {
+            Some(TokenTree::Ident(id)) => {
+                let lifetime = matches!(
+                    out.len().checked_sub(2).map(|k| &out[k]),
+                    Some(TokenTree::Punct(p)) if p.as_char() == '\''
+                );
+                lifetime || PATH_KEYWORDS.iter().any(|k| id == k)
+            }
+            _ => true,
+        };
+        let is_root = starts
+            && matches!(&trees[i], TokenTree::Punct(p) if p.as_char() == ':' && p.spacing() == Spacing::Joint)
+            && matches!(trees.get(i + 1), Some(TokenTree::Punct(p)) if p.as_char() == ':')
+            && matches!(trees.get(i + 2), Some(TokenTree::Ident(id)) if id == "arena");
+        if is_root {
+            out.extend(lead.clone());
+            i += 3;
+            continue;
+        }
+        match &trees[i] {
+            TokenTree::Group(g) => {
+                let mut ng = Group::new(g.delimiter(), rename_crate(g.stream(), path));
+                ng.set_span(g.span());
+                out.push(TokenTree::Group(ng));
+            }
+            TokenTree::Literal(l) if l.to_string().contains("(::arena::") => {
+                let text = l.to_string().replace("(::arena::", &link);
+                match text.parse::<Literal>() {
+                    Ok(mut nl) => {
+                        nl.set_span(l.span());
+                        out.push(TokenTree::Literal(nl));
+                    }
+                    Err(_) => out.push(trees[i].clone()),
+                }
+            }
+            t => out.push(t.clone()),
+        }
+        i += 1;
+    }
+    out.into_iter().collect()
+}
+
 fn rt() -> TokenStream {
     quote!(::arena::__private)
 }
@@ -182,5 +279,29 @@ fn at_dtype(f: &Field, tokens: TokenStream) -> TokenStream {
     match f.attrs.dtype.get() {
         Some(d) => d.place(tokens),
         None => tokens,
+    }
+}
+
+#[cfg(test)]
+mod rename_tests {
+    /// Every `::arena` of the generated code goes through the crate path;
+    /// a user's own `crate::arena::...` path is left alone.
+    #[test]
+    fn the_crate_path_replaces_every_arena_root() {
+        let input: syn::DeriveInput = syn::parse_quote! {
+            #[arena(crate = "my_arena", params(n: usize, cfg: &crate::arena::Cfg), phases(x, y))]
+            pub struct R {
+                #[arena(shape = [n], dtype = f32, live = x)]
+                pub d: usize,
+                #[arena(size = crate::arena::K * n, live = y)]
+                pub e: usize,
+            }
+        };
+        let out = super::derive(&input).to_string();
+        let roots = out.replace("crate :: arena ::", "");
+        assert!(!roots.contains(":: arena ::"), "{out}");
+        assert!(out.contains(":: my_arena :: Arena"));
+        assert!(out.contains("crate :: arena :: K"));
+        assert!(out.contains("(::my_arena::"), "the docs' links");
     }
 }

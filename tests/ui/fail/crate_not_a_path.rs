@@ -1,0 +1,10 @@
+use arena::Arena;
+
+#[derive(Arena)]
+#[arena(crate = "my arena", params(n: usize))]
+struct S {
+    #[arena(size = n)]
+    a: usize,
+}
+
+fn main() {}
