@@ -59,12 +59,12 @@ fn generate(model: &Model, mut errs: Errors) -> TokenStream {
         errs.push(e);
     }
     if !errs.is_empty() {
-        return failed(&model, errs);
+        return failed(model, errs);
     }
-    let inherent = inherent(&model, body);
-    let arena_impl = arena_impl(&model, &g);
-    let views = views(&model);
-    let shapes = shapes(&model);
+    let inherent = inherent(model, body);
+    let arena_impl = arena_impl(model, &g);
+    let views = views(model);
+    let shapes = shapes(model);
     // A nested region is one block, live in its parent field's phases: a
     // nested arena with phases of its own is refused at compile time.
     let no_nested_phases: TokenStream = model
