@@ -1,5 +1,6 @@
 //! Declare a GPU scratch arena once. See the README for the attribute reference.
 #![doc = include_str!("../README.md")]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub use arena_macros::Arena;
 pub use arena_runtime::{
@@ -20,6 +21,7 @@ pub use arena_runtime::bytemuck;
 /// Device arenas on CUDA (feature `cuda`): `DeviceSlab`, the `Device` memory
 /// whose views are `cudarc` views, and `open` that checks for a driver first.
 #[cfg(feature = "cuda")]
+#[cfg_attr(docsrs, doc(cfg(feature = "cuda")))]
 pub use arena_runtime::device as cuda;
 
 /// The checked number formulas compute with: `n(2) * M * h` in the expansion.
@@ -32,6 +34,7 @@ pub use arena_runtime::fit;
 pub use arena_runtime::plan;
 
 #[cfg(feature = "report")]
+#[cfg_attr(docsrs, doc(cfg(feature = "report")))]
 pub mod report;
 
 #[doc(hidden)]

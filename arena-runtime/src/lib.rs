@@ -3,12 +3,14 @@
 //! it through the `arena` facade.
 
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod arena;
 mod arith;
 mod carve;
 pub mod checked;
 #[cfg(feature = "cuda")]
+#[cfg_attr(docsrs, doc(cfg(feature = "cuda")))]
 pub mod device;
 mod dtype;
 mod dyn_view;
