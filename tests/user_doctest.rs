@@ -74,21 +74,36 @@ fn long_arena() -> String {
 
 #[test]
 fn cargo_test_doc_passes_on_a_crate_with_multi_line_long_and_deep_formulas() {
+    let (ok, text) = user_crate(
+        "doc_user",
+        "arena = { path = ROOT }",
+        &format!("{LIB}\n{}", long_arena()),
+        &["test", "--doc", "--offline", "-q"],
+    );
+    assert!(ok, "cargo test --doc failed:\n{text}");
+    // The crate's own doctest ran, and nothing else did.
+    assert!(text.contains("1 passed"), "{text}");
+}
+
+/// A user's crate `name` with the dependency line `dependency` (`ROOT` for
+/// this package's folder) and `lib` as its `src/lib.rs`, and cargo run in it
+/// with `args`: whether it succeeded, and what it printed.
+fn user_crate(name: &str, dependency: &str, lib: &str, args: &[&str]) -> (bool, String) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("doc_user");
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
     std::fs::create_dir_all(dir.join("src")).unwrap();
+    let dependency = dependency.replace("ROOT", &format!("{:?}", root.display().to_string()));
     let manifest = format!(
-        "[package]\nname = \"doc_user\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
-         [dependencies]\narena = {{ path = {:?} }}\n\n[workspace]\n",
-        root.display().to_string()
+        "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
+         [dependencies]\n{dependency}\n\n[workspace]\n"
     );
     std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
-    std::fs::write(dir.join("src/lib.rs"), format!("{LIB}\n{}", long_arena())).unwrap();
+    std::fs::write(dir.join("src/lib.rs"), lib).unwrap();
     // The workspace's versions, so nothing is fetched and little rebuilt.
     std::fs::copy(root.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let out = Command::new(cargo)
-        .args(["test", "--doc", "--offline", "-q"])
+        .args(args)
         .current_dir(&dir)
         .env("CARGO_TARGET_DIR", shared_target())
         .env_remove("RUSTFLAGS")
@@ -99,9 +114,7 @@ fn cargo_test_doc_passes_on_a_crate_with_multi_line_long_and_deep_formulas() {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(out.status.success(), "cargo test --doc failed:\n{text}");
-    // The crate's own doctest ran, and nothing else did.
-    assert!(text.contains("1 passed"), "{text}");
+    (out.status.success(), text)
 }
 
 /// One target folder for the user crates of this file: what they share
@@ -173,30 +186,12 @@ fn renamed_and_reexported() {
 /// `#[arena(crate = "...")]` the derive names the crate through that path.
 #[test]
 fn a_renamed_or_re_exported_arena_crate_derives_through_crate_path() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("renamed_user");
-    std::fs::create_dir_all(dir.join("src")).unwrap();
-    let manifest = format!(
-        "[package]\nname = \"renamed_user\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
-         [dependencies]\nmy_arena = {{ package = \"arena\", path = {:?} }}\n\n[workspace]\n",
-        root.display().to_string()
+    let (ok, text) = user_crate(
+        "renamed_user",
+        "my_arena = { package = \"arena\", path = ROOT }",
+        RENAMED,
+        &["test", "--lib", "--offline", "-q"],
     );
-    std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
-    std::fs::write(dir.join("src/lib.rs"), RENAMED).unwrap();
-    std::fs::copy(root.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let out = Command::new(cargo)
-        .args(["test", "--lib", "--offline", "-q"])
-        .current_dir(&dir)
-        .env("CARGO_TARGET_DIR", shared_target())
-        .env_remove("RUSTFLAGS")
-        .output()
-        .unwrap();
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(out.status.success(), "cargo test failed:\n{text}");
+    assert!(ok, "cargo test failed:\n{text}");
     assert!(text.contains("1 passed"), "{text}");
 }
