@@ -5,11 +5,10 @@
 use crate::carve::{self, Memory};
 use crate::dtype::DType;
 use crate::error::{CarveError, SizeError, StepError};
-use crate::fit::Growth;
 use crate::host::SlabRef;
 use crate::layout::{Cursor, Layout, Placement};
 use crate::levers::{LeverInfo, Levers};
-use crate::meta::{BufferInfo, FieldKind};
+use crate::meta::{BufferInfo, FieldKind, Growth};
 use crate::plan;
 
 /// A region holding a nested arena: its size in the parent slab and the

@@ -47,28 +47,7 @@ use std::ops::{Bound, RangeBounds};
 
 use crate::arena::{Arena, Carving};
 use crate::error::{Fault, SizeError};
-
-/// What the derive read from an arena's formulas about one parameter
-/// ([`Arena::growth`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Growth {
-    /// Every buffer's bytes can only grow (or stay) as the parameter grows:
-    /// each formula is built from sums, products, `max`, `min`, `clamp`,
-    /// rounding up and division by values that do not depend on it, under
-    /// conditions that do not depend on it.
-    Grows,
-    /// A formula is not known to grow with the parameter: a condition that
-    /// reads it, a subtraction of it, a division by it, plain Rust code over it.
-    NotKnown {
-        /// The buffer, `let` or value the formula belongs to.
-        item: &'static str,
-        /// The formula as written.
-        formula: &'static str,
-    },
-    /// The arena has no parameter of that name.
-    NotAParam,
-}
+pub use crate::meta::Growth;
 
 /// How a fit was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -56,8 +56,8 @@ pub fn nested_growth<A: crate::Arena>(
     k: usize,
     item: &'static str,
     formula: &'static str,
-) -> crate::fit::Growth {
-    use crate::fit::Growth;
+) -> crate::meta::Growth {
+    use crate::meta::Growth;
     match A::PARAMS.get(k).map(|p| A::growth(p)) {
         Some(Growth::Grows) => Growth::Grows,
         Some(g @ Growth::NotKnown { .. }) => g,
