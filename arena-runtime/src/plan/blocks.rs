@@ -12,8 +12,16 @@
 //! the walk's, byte for byte: a block is passed whole only where the walk
 //! would find no gap in it.
 
-use super::greedy::Placed;
 use super::{Item, align_up};
+
+/// A placed buffer: its bytes `start..end`, live over `first..=last`.
+#[derive(Clone, Copy)]
+struct Placed {
+    start: usize,
+    end: usize,
+    first: usize,
+    last: usize,
+}
 use crate::error::SizeError;
 
 /// Buffers a block holds before it is split in two.
@@ -180,7 +188,12 @@ pub(super) fn place_blocked(
         offsets[i] = start;
         slab = slab.max(end);
         if !empty {
-            placed.insert(Placed::new(start, end, first, last));
+            placed.insert(Placed {
+                start,
+                end,
+                first,
+                last,
+            });
         }
     }
     Ok(slab)

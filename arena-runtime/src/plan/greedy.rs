@@ -9,23 +9,13 @@ use crate::error::SizeError;
 /// them, and its phases.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Placed {
-    pub(super) start: usize,
-    pub(super) end: usize,
-    pub(super) first: usize,
-    pub(super) last: usize,
+    start: usize,
+    end: usize,
+    first: usize,
+    last: usize,
 }
 
 impl Placed {
-    /// A buffer placed at `start..end`, live over `first..=last`.
-    pub(super) const fn new(start: usize, end: usize, first: usize, last: usize) -> Self {
-        Placed {
-            start,
-            end,
-            first,
-            last,
-        }
-    }
-
     /// An unused slot of the scratch.
     pub const EMPTY: Placed = Placed {
         start: 0,
