@@ -301,7 +301,7 @@ fn replan(
     };
     let made = hood.steps / STEPS;
     let budget = (64 * free.len() as u64).min(left);
-    let (found, used, _) = super::rounds(
+    let (found, used, _) = super::rounds::rounds(
         &hood.sub,
         hood.sections,
         hood.base.clone(),

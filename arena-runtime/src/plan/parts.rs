@@ -1,0 +1,180 @@
+//! Independent parts of a problem (where no buffer crosses a boundary of
+//! time), each searched apart, the budget shared among them.
+
+use super::rounds::rounds;
+use super::{lns, search};
+
+/// The independent parts of a problem, for their search.
+pub(super) struct Parts<'a> {
+    pub(super) jobs: &'a [search::Job],
+    pub(super) parts: &'a [Vec<usize>],
+    /// Each part's busiest section's bytes.
+    pub(super) bounds: &'a [usize],
+    /// Whether each part is a perfect packing at its bound.
+    pub(super) perfect: &'a [bool],
+    /// The highest part's bound: no plan is lower.
+    pub(super) floor: usize,
+    /// The height to reach: the floor, or a capacity above it.
+    pub(super) aim: usize,
+}
+
+impl Parts<'_> {
+    /// Searches the parts above the aim (`now`: each job's offset in the
+    /// plan so far; `heights`: each part's), with `budget` nodes in all:
+    /// the offsets of the plan found, by job, and the nodes used.
+    pub(super) fn run(
+        &self,
+        mut now: Vec<usize>,
+        mut heights: Vec<usize>,
+        budget: u64,
+    ) -> (Vec<usize>, u64) {
+        let (jobs, parts) = (self.jobs, self.parts);
+        // Each part's next round: a later pass goes on where the last stopped.
+        let mut next = vec![0usize; parts.len()];
+        let mut left = budget;
+        // The parts whose neighbourhoods all failed: another pass would
+        // repeat them.
+        let mut stalled = vec![false; parts.len()];
+        for _pass in 0..PASSES {
+            // The smaller parts first: what they leave of their share goes
+            // to the larger ones, and what a pass leaves to the parts still
+            // above the aim in the next.
+            let mut pending: Vec<usize> = (0..parts.len())
+                .filter(|&p| heights[p] > self.aim)
+                .collect();
+            if pending.is_empty() || left == 0 {
+                break;
+            }
+            pending.sort_by_key(|&p| (parts[p].len(), p));
+            let mut waiting: usize = pending.iter().map(|&p| parts[p].len()).sum();
+            for p in pending {
+                let part = &parts[p];
+                let share = ((left as u128 * part.len() as u128) / waiting.max(1) as u128) as u64;
+                waiting -= part.len();
+                if part.len() > max_jobs(self.perfect[p]) {
+                    // Too large for the search as a whole: its plan is
+                    // improved a neighbourhood at a time.
+                    if stalled[p] {
+                        continue;
+                    }
+                    let mut off: Vec<usize> = part.iter().map(|&j| now[j]).collect();
+                    let (used, stuck) = lns::refine(jobs, part, &mut off, self.aim, share);
+                    left = left.saturating_sub(used);
+                    stalled[p] = stuck;
+                    for (&j, &o) in part.iter().zip(&off) {
+                        now[j] = o;
+                    }
+                    heights[p] = height(jobs, part, &now);
+                    continue;
+                }
+                let first = part.iter().map(|&j| jobs[j].start).min().unwrap_or(0);
+                let last = part.iter().map(|&j| jobs[j].end).max().unwrap_or(0);
+                let local: Vec<search::Job> = part
+                    .iter()
+                    .map(|&j| search::Job {
+                        start: jobs[j].start - first,
+                        end: jobs[j].end - first,
+                        ..jobs[j]
+                    })
+                    .collect();
+                // Below the highest part's bound is no use: the search
+                // starts there.
+                let (found, used, round) = rounds(
+                    &local,
+                    last - first,
+                    Vec::new(),
+                    self.bounds[p].max(self.floor),
+                    heights[p],
+                    (share, next[p]),
+                    Some(self.aim),
+                );
+                next[p] = round;
+                left = left.saturating_sub(used);
+                if let Some((off, height)) = found {
+                    heights[p] = height;
+                    for (&j, &o) in part.iter().zip(&off) {
+                        now[j] = o;
+                    }
+                }
+            }
+        }
+        (now, budget - left)
+    }
+}
+
+/// The height of the jobs `part` of `jobs` at the offsets `at` (by job).
+pub(super) fn height(jobs: &[search::Job], part: &[usize], at: &[usize]) -> usize {
+    part.iter()
+        .map(|&j| at[j] + jobs[j].foot)
+        .max()
+        .unwrap_or(0)
+}
+
+/// The jobs of each independent part of `jobs`: runs of time no job
+/// crosses the ends of, in order of time.
+pub(super) fn components(jobs: &[search::Job]) -> Vec<Vec<usize>> {
+    let mut by_start: Vec<usize> = (0..jobs.len()).collect();
+    by_start.sort_by_key(|&j| (jobs[j].start, j));
+    let mut out: Vec<Vec<usize>> = Vec::new();
+    let mut end = 0;
+    for j in by_start {
+        match out.last_mut() {
+            Some(part) if jobs[j].start < end => part.push(j),
+            _ => out.push(vec![j]),
+        }
+        end = end.max(jobs[j].end);
+    }
+    // Each part's jobs in their own order: the search breaks its last ties
+    // by it.
+    for part in &mut out {
+        part.sort_unstable();
+    }
+    out
+}
+
+/// The busiest section of a part (the bytes live in it), and whether every
+/// section of the part holds that much (a perfect packing at its bound).
+pub(super) fn part_bound(jobs: &[search::Job], part: &[usize]) -> (usize, bool) {
+    let mut events: Vec<(usize, bool, usize)> = part
+        .iter()
+        .flat_map(|&j| {
+            [
+                (jobs[j].start, true, jobs[j].foot),
+                (jobs[j].end, false, jobs[j].foot),
+            ]
+        })
+        .collect();
+    // Ends before starts at one boundary: `[start, end)`.
+    events.sort_unstable_by_key(|&(t, start, _)| (t, start));
+    let (mut live, mut most, mut least) = (0usize, 0usize, usize::MAX);
+    for (k, &(t, start, foot)) in events.iter().enumerate() {
+        if start {
+            live = live.saturating_add(foot);
+        } else {
+            live -= foot;
+        }
+        // The load from `t` to the next event, where time goes on.
+        if let Some(&(next, _, _)) = events.get(k + 1)
+            && next > t
+        {
+            most = most.max(live);
+            least = least.min(live);
+        }
+    }
+    (most, least == most)
+}
+
+/// The most buffers of a part the search runs on: more for a perfect
+/// packing, where the corner search finds its plans in short runs, than
+/// for any other part, where a node's work grows with the part and the
+/// budget runs out before a plan of that depth is done.
+pub(super) const fn max_jobs(perfect: bool) -> usize {
+    if perfect {
+        search::MAX_JOBS
+    } else {
+        search::MAX_JOBS / 4
+    }
+}
+
+/// How many times the parts still above the aim share what budget is left.
+const PASSES: usize = 4;

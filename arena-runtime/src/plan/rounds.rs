@@ -1,0 +1,223 @@
+//! The search's rounds over one part: node limits that double, the bound
+//! tried first, then a bisection towards it from the best plan so far.
+
+use super::{lns, search};
+
+/// The short runs of the corner search a round makes on a perfect packing.
+const RESTARTS: usize = 32;
+
+/// The Luby sequence (1, 1, 2, 1, 1, 2, 4, 1, ...), `i` from 1: the lengths
+/// of restarts that lose at most a log factor against the best fixed length
+/// (Luby, Sinclair and Zuckerman 1993).
+fn luby(i: usize) -> u64 {
+    let mut i = i as u64;
+    loop {
+        // The smallest k with i <= 2^k - 1.
+        let k = 64 - i.leading_zeros() as u64;
+        if i == (1u64 << k) - 1 {
+            return 1u64 << (k - 1);
+        }
+        i -= (1u64 << (k - 1)) - 1;
+    }
+}
+
+/// The search's rounds over `jobs` (`sections` spans of time) from a plan
+/// of height `slab`: the best plan found below it (offsets by job, height),
+/// if any. Rounds of searches with a node limit that doubles each round;
+/// each round tries the bound (with each order in the first round, then
+/// with one order a round in turn, so that where the bound is out of reach
+/// most of the work goes to lower plans), then the target if one is given
+/// and not yet met, then a bisection between the lowest height not ruled
+/// out and the best plan. A search that ends without a
+/// plan rules its height out for good; one cut short rules it out for the
+/// round only.
+pub(super) fn rounds(
+    jobs: &[search::Job],
+    sections: usize,
+    base: Vec<usize>,
+    bound: usize,
+    slab: usize,
+    (budget, first_round): (u64, usize),
+    target: Option<usize>,
+) -> (Option<(Vec<usize>, usize)>, u64, usize) {
+    // Every height is a multiple of the sizes' and alignments' common
+    // divisor: heights are counted in that unit.
+    let unit = jobs
+        .iter()
+        .flat_map(|j| [j.foot, if j.align > 1 { j.align } else { 0 }])
+        .chain(base.iter().copied())
+        .fold(0, gcd)
+        .max(1);
+    let bound = bound.div_ceil(unit);
+    // The model keeps every pair of jobs that meet: where they are many
+    // (buffers that nearly all meet) it is not built, its memory bounded as
+    // the neighbourhoods' is, and greedy's plan stands.
+    if search::count_pairs(jobs) > lns::MOST_PAIRS {
+        return (None, 0, first_round);
+    }
+    let mut r = Rounds {
+        model: search::Model::new(jobs, sections, base),
+        jobs,
+        unit,
+        target: target.map(|t| t / unit),
+        left: budget,
+        slab,
+        ruled_out: bound,
+        best: None,
+    };
+    let mut limit = (2 * jobs.len() as u64).saturating_mul(1u64 << first_round.min(40));
+    let mut round = first_round;
+    let tight = r.model.tight(bound * unit);
+    'rounds: loop {
+        let before = r.left;
+        if tight {
+            // A perfect packing (every span of time exactly as full as the
+            // bound) has no byte to waste: the corner search, where a gap
+            // ends a branch at once. Its plans are found by short runs or
+            // not at all, so many short runs in shuffled orders (run `i`
+            // of the round `luby(i)` times 2n nodes long), and the three
+            // orders at the round's limit.
+            let unit_limit = 2 * jobs.len() as u64;
+            for i in 0..RESTARTS {
+                let seed = (round * RESTARTS + i) as u64;
+                let order = search::Order::Shuffled(seed);
+                let run = unit_limit.saturating_mul(luby(i + 1));
+                if r.ruled_out == bound && r.attempt(bound, order, search::Branch::Corner, run).done
+                {
+                    break 'rounds;
+                }
+            }
+            for order in search::ORDERS {
+                if r.ruled_out == bound
+                    && r.attempt(bound, order, search::Branch::Corner, limit).done
+                {
+                    break 'rounds;
+                }
+            }
+        } else {
+            // Every order in the first round, then one a round in turn:
+            // where the bound is out of reach, the bisection gets the more.
+            for (k, order) in search::ORDERS.into_iter().enumerate() {
+                if round > first_round && k != (round + 1) % search::ORDERS.len() {
+                    continue;
+                }
+                if r.ruled_out == bound
+                    && r.attempt(bound, order, search::Branch::Offset, limit).done
+                {
+                    break 'rounds;
+                }
+            }
+        }
+        if let Some(t) = r
+            .target
+            .filter(|&t| t > bound && t >= r.ruled_out && t < r.height())
+        {
+            for order in search::ORDERS {
+                if r.attempt(t, order, search::Branch::Offset, limit).done {
+                    break 'rounds;
+                }
+            }
+        }
+        // The bisection: one order a round, in turn, a quarter of the
+        // limit an attempt, the limit in all (or, where that is more, as
+        // much as the round spent at the bound, so that a perfect packing
+        // whose bound stays out of reach still gets a plan close to it).
+        let order = search::ORDERS[round % search::ORDERS.len()];
+        let mut lo = r.ruled_out;
+        let mut spent = 0;
+        let share = if tight {
+            limit.max(before - r.left)
+        } else {
+            limit
+        };
+        while lo < r.height() && spent < share {
+            let cap = lo + (r.height() - 1 - lo) / 2;
+            let tried = r.attempt(cap, order, search::Branch::Offset, share / 4);
+            if tried.done {
+                break 'rounds;
+            }
+            spent += tried.nodes;
+            if !tried.found {
+                lo = cap + 1;
+            }
+        }
+        if r.height() <= r.ruled_out {
+            break;
+        }
+        limit = limit.saturating_mul(2);
+        round += 1;
+    }
+    (r.best, budget - r.left, round + 1)
+}
+
+/// The state of [`rounds`]: heights in its unit, but for the plans' own.
+struct Rounds<'j> {
+    model: search::Model<'j>,
+    jobs: &'j [search::Job],
+    unit: usize,
+    target: Option<usize>,
+    /// Nodes left.
+    left: u64,
+    /// The best plan's height, in bytes.
+    slab: usize,
+    /// The lowest height not ruled out.
+    ruled_out: usize,
+    /// The best plan found: offsets by job, height in bytes.
+    best: Option<(Vec<usize>, usize)>,
+}
+
+/// What one search of [`Rounds::attempt`] did.
+struct Tried {
+    found: bool,
+    /// The rounds are over: the budget is spent, or the best plan is at
+    /// the lowest height not ruled out or at the target.
+    done: bool,
+    nodes: u64,
+}
+
+impl Rounds<'_> {
+    /// The best plan's height in units.
+    fn height(&self) -> usize {
+        self.slab / self.unit
+    }
+
+    /// One search for a plan at or below `cap`, with `order`, within
+    /// `limit` nodes.
+    fn attempt(
+        &mut self,
+        cap: usize,
+        order: search::Order,
+        branch: search::Branch,
+        limit: u64,
+    ) -> Tried {
+        let found = self
+            .model
+            .solve_by(cap * self.unit, order, branch, limit.min(self.left));
+        let nodes = found.nodes.max(1);
+        self.left = self.left.saturating_sub(nodes);
+        let some = found.offsets.is_some();
+        match found.offsets {
+            Some(off) => {
+                let height = self.jobs.iter().zip(&off).map(|(j, &o)| o + j.foot).max();
+                if let Some(height) = height.filter(|&h| h < self.slab) {
+                    self.slab = height;
+                    self.best = Some((off, height));
+                }
+            }
+            None if found.proven => self.ruled_out = self.ruled_out.max(cap + 1),
+            None => {}
+        }
+        Tried {
+            found: some,
+            done: self.left == 0
+                || self.height() <= self.ruled_out
+                || self.target.is_some_and(|t| self.height() <= t),
+            nodes,
+        }
+    }
+}
+
+/// The greatest common divisor.
+const fn gcd(a: usize, b: usize) -> usize {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
