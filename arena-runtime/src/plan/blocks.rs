@@ -12,7 +12,7 @@
 //! the walk's, byte for byte: a block is passed whole only where the walk
 //! would find no gap in it.
 
-use super::{Item, align_up};
+use super::base::{Item, align_up};
 
 /// A placed buffer: its bytes `start..end`, live over `first..=last`.
 #[derive(Clone, Copy)]

@@ -2,7 +2,7 @@
 //! placed buffers live with it, in a few orders, keeping the smallest plan
 //! ([`plan`]); and the busiest phase's bytes, what no plan goes below.
 
-use super::{Item, align_up};
+use super::base::{Item, align_up, mix};
 use crate::error::SizeError;
 
 /// A placed buffer as the planner scans them: its bytes with the guard after
@@ -222,16 +222,6 @@ fn busiest_of_many(
     most
 }
 
-/// SplitMix64's finalizer over a seed and an index: a fixed, well-spread hash.
-pub(super) const fn mix(seed: u64, k: u64) -> u64 {
-    let mut z = seed
-        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-        .wrapping_add(k.wrapping_mul(0xD1B5_4A32_D192_ED03));
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// Greedy: the non-empty buffers in `by` order, each at the lowest aligned
 /// offset clear of the placed buffers whose range intersects its own.
 #[inline(always)]
@@ -383,8 +373,8 @@ fn place_bucketed(
         .iter()
         .map(|&k| &items[index(k)])
         .filter(|it| it.first <= it.last);
-    let times = super::boundaries(live);
-    let at = |t: u128| super::boundary(&times, t);
+    let times = super::time::boundaries(live);
+    let at = |t: u128| super::time::boundary(&times, t);
     let buckets = times.len().div_ceil(BUCKET_WIDTH).max(1);
     // Where buffers meet many others (every bucket crowded), gathering and
     // sorting them costs more than the scan: `None`, and the scan places.

@@ -14,7 +14,7 @@
 //! orders. A re-plan is kept only where the peak falls; each failure
 //! doubles the size, and a success starts again at the smallest.
 
-use super::search::Job;
+use super::search::{Job, MOST_PAIRS};
 
 /// The most buffers the search re-plans at once.
 pub(super) const MOST: usize = 2_048;
@@ -28,9 +28,6 @@ const LARGER: usize = 3;
 /// placements) that count as one node of the budget: about the time of one
 /// node of the search.
 const STEPS: u64 = 8_192;
-/// The most pairs of jobs that meet a neighbourhood re-planned by greedy
-/// may hold (each kept twice: 64 MiB).
-pub(super) const MOST_PAIRS: usize = 4 << 20;
 /// The rounds of greedy's sizes, each in orders of other seeds.
 const SHAKES: usize = 16;
 
@@ -446,7 +443,7 @@ impl Key {
             Key::Size => (foot, width),
             Key::Area => (foot * width, foot),
             Key::Life => (width, foot),
-            Key::Shuffled(seed) => ((super::greedy::mix(seed, k as u64) % 4) as u128, foot),
+            Key::Shuffled(seed) => ((super::base::mix(seed, k as u64) % 4) as u128, foot),
         }
     }
 }

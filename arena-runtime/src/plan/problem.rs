@@ -146,10 +146,10 @@ impl Problem {
 
     /// The planner's items: each buffer live from phase `lower` to phase
     /// `upper - 1`, aligned to `align`.
-    pub fn items(&self, align: usize) -> Vec<super::Item> {
+    pub fn items(&self, align: usize) -> Vec<super::base::Item> {
         self.buffers
             .iter()
-            .map(|b| super::Item {
+            .map(|b| super::base::Item {
                 name: "",
                 bytes: b.size,
                 align,
@@ -160,12 +160,12 @@ impl Problem {
     }
 
     /// [`Problem::items`] with time compressed to the distinct boundaries.
-    fn compressed_items(&self) -> Vec<super::Item> {
+    fn compressed_items(&self) -> Vec<super::base::Item> {
         let mut items = self.items(1);
-        let times = super::boundaries(&items);
+        let times = super::time::boundaries(&items);
         for it in &mut items {
-            it.first = super::boundary(&times, it.first as u128);
-            it.last = super::boundary(&times, it.last as u128 + 1) - 1;
+            it.first = super::time::boundary(&times, it.first as u128);
+            it.last = super::time::boundary(&times, it.last as u128 + 1) - 1;
         }
         items
     }
@@ -175,7 +175,7 @@ impl Problem {
         let items = self.compressed_items();
         let phases = items.iter().map(|i| i.last + 1).max().unwrap_or(0);
         // Past `usize::MAX` only if the sizes alone are: no plan fits then.
-        super::lower_bound("problem", &items, phases, 1).unwrap_or(usize::MAX)
+        super::time::lower_bound("problem", &items, phases, 1).unwrap_or(usize::MAX)
     }
 
     /// The solution file: the header with `offset` added, then each buffer

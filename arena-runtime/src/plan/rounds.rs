@@ -1,7 +1,7 @@
 //! The search's rounds over one part: node limits that double, the bound
 //! tried first, then a bisection towards it from the best plan so far.
 
-use super::{lns, search};
+use super::search;
 
 /// The short runs of the corner search a round makes on a perfect packing.
 const RESTARTS: usize = 32;
@@ -52,7 +52,7 @@ pub(super) fn rounds(
     // The model keeps every pair of jobs that meet: where they are many
     // (buffers that nearly all meet) it is not built, its memory bounded as
     // the neighbourhoods' is, and greedy's plan stands.
-    if search::count_pairs(jobs) > lns::MOST_PAIRS {
+    if search::count_pairs(jobs) > search::MOST_PAIRS {
         return (None, 0, first_round);
     }
     let mut r = Rounds {

@@ -323,6 +323,10 @@ pub(crate) fn pairs(jobs: &[Job], mut each: impl FnMut(usize, usize)) -> (usize,
     (count, steps)
 }
 
+/// The most pairs of jobs that meet a neighbourhood re-planned by greedy
+/// may hold (each kept twice: 64 MiB).
+pub(super) const MOST_PAIRS: usize = 4 << 20;
+
 /// How many pairs of jobs meet (share a section), counted in `O(n log n)`
 /// without listing them: each job meets the jobs that start before it (in
 /// [`pairs`]' order) and have not ended by its start, and a job that has
@@ -356,7 +360,7 @@ fn ranked(jobs: &[Job], totals: &[usize], order: Order, subset: &[usize]) -> Vec
             Order::Taw => [t, a, w],
             Order::Twa => [t, w, a],
             Order::Shuffled(seed) => {
-                let r = super::greedy::mix(seed, j as u64) as u128;
+                let r = super::base::mix(seed, j as u64) as u128;
                 [r % 1_000_003, w, a]
             }
         }

@@ -104,7 +104,7 @@ fn assert_plan(jobs: &[Job], offsets: &[usize], best: usize, base: &[usize], cas
 fn finds_and_proves_the_optimum_of_small_problems() {
     let mut seed = 7u64;
     let mut next = |n: u64| {
-        seed = super::super::greedy::mix(seed, 1);
+        seed = super::super::base::mix(seed, 1);
         (seed % n) as usize
     };
     for case in 0..3000 {
@@ -114,9 +114,9 @@ fn finds_and_proves_the_optimum_of_small_problems() {
         let best = optimum(&jobs);
         // Through the planner: at the optimum with a budget it cannot
         // run out of, with or without a capacity to aim at.
-        let items: Vec<super::super::Item> = jobs
+        let items: Vec<super::super::base::Item> = jobs
             .iter()
-            .map(|j| super::super::Item {
+            .map(|j| super::super::base::Item {
                 name: "x",
                 bytes: j.foot,
                 align: j.align,
@@ -161,7 +161,7 @@ fn finds_and_proves_the_optimum_above_a_base() {
     // each section's bottom taken up to its base.
     let mut seed = 11u64;
     let mut next = |n: u64| {
-        seed = super::super::greedy::mix(seed, 1);
+        seed = super::super::base::mix(seed, 1);
         (seed % n) as usize
     };
     for case in 0..2000 {

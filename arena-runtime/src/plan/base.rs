@@ -1,5 +1,5 @@
-//! What the planner places: [`Item`], and the alignment arithmetic every
-//! placement shares.
+//! What every part of the planner shares: [`Item`], the alignment
+//! arithmetic every placement shares, and the hash of the shuffled orders.
 
 /// One buffer to place: its bytes, alignment and inclusive phase range.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,4 +33,14 @@ pub(super) const fn align_up(x: usize, align: usize) -> Option<usize> {
         Some(v) => Some(v & !(align - 1)),
         None => None,
     }
+}
+
+/// SplitMix64's finalizer over a seed and an index: a fixed, well-spread hash.
+pub(super) const fn mix(seed: u64, k: u64) -> u64 {
+    let mut z = seed
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        .wrapping_add(k.wrapping_mul(0xD1B5_4A32_D192_ED03));
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }

@@ -1,0 +1,203 @@
+//! The whole run: greedy, the buffers live throughout stacked apart, then
+//! the search over the problem's independent parts on a thread of its own.
+
+use super::base::{Item, align_up};
+use super::greedy::{self, Placed, busiest, plan_offsets};
+use super::lns;
+use super::parts::{Parts, components, height, max_jobs, part_bound};
+use super::search;
+use super::time::{boundaries, boundary};
+use crate::error::SizeError;
+
+/// Greedy, then the search, aiming at `target` where one is given (first
+/// with the buffers live throughout stacked apart, where `peel` allows and
+/// there are some): the plan, its height and the nodes used.
+pub(super) fn search_plan(
+    arena: &'static str,
+    items: &[Item],
+    guard: usize,
+    mut budget: u64,
+    target: Option<usize>,
+    peel: bool,
+) -> Result<(Vec<usize>, usize, u64), SizeError> {
+    // (The rest of a problem whose buffers live throughout are stacked
+    // apart: its whole was planned in every order of greedy already.)
+    let (mut offsets, mut slab) = if peel {
+        plan_offsets(arena, items, guard)?
+    } else {
+        greedy::plan_by_size(arena, items, guard)?
+    };
+    if budget == 0 {
+        return Ok((offsets, slab, 0));
+    }
+    let n = items.len();
+    let Some(bound) = busiest(items, guard, &mut vec![0; n], &mut vec![Placed::EMPTY; n]) else {
+        return Ok((offsets, slab, 0));
+    };
+    if slab <= bound {
+        return Ok((offsets, slab, 0));
+    }
+    // First with the buffers live throughout stacked apart; where that is
+    // not below greedy's plan, the search as a whole with the budget left.
+    let mut peeled = 0;
+    if peel
+        && let Some((off, height, used)) = stack_throughout(arena, items, guard, budget, target)?
+    {
+        if height < slab {
+            return Ok((off, height, used));
+        }
+        peeled = used;
+        budget = budget.saturating_sub(used);
+    }
+    // Time: the phase boundaries, compressed to the ones some buffer has.
+    let times = boundaries(items.iter().filter(|it| it.bytes > 0));
+    let at = |t: u128| boundary(&times, t);
+    let jobs: Vec<search::Job> = items
+        .iter()
+        .enumerate()
+        .filter(|(_, it)| it.bytes > 0)
+        .map(|(k, it)| search::Job {
+            start: at(it.first as u128),
+            end: at(it.last as u128 + 1),
+            // Fits: the greedy plan placed it.
+            foot: it.bytes + guard,
+            align: it.align,
+            width: (it.last - it.first).saturating_add(1),
+            item: k,
+        })
+        .collect();
+    // Independent parts: where no buffer crosses a boundary, the two sides
+    // share no byte; each is searched on its own, and the plan's height is
+    // the highest part's.
+    let parts = components(&jobs);
+    let start: Vec<usize> = jobs.iter().map(|j| offsets[j.item]).collect();
+    let heights: Vec<usize> = parts.iter().map(|p| height(&jobs, p, &start)).collect();
+    let (bounds, perfect): (Vec<usize>, Vec<bool>) =
+        parts.iter().map(|p| part_bound(&jobs, p)).unzip();
+    // No plan is below the highest part's bound: a part at or below it
+    // needs no search.
+    let floor = bounds.iter().copied().max().unwrap_or(0);
+    let aim = target.map_or(floor, |t| t.max(floor));
+    // The search recurses once per buffer placed: it runs on a thread of
+    // its own with room for that (one for every part); where no thread can
+    // be made, greedy's plan stands.
+    let largest = (0..parts.len())
+        .filter(|&p| heights[p] > aim)
+        .map(|p| parts[p].len().min(max_jobs(perfect[p]).max(lns::MOST)))
+        .max();
+    let Some(largest) = largest else {
+        return Ok((offsets, slab, peeled));
+    };
+    let search = Parts {
+        jobs: &jobs,
+        parts: &parts,
+        bounds: &bounds,
+        perfect: &perfect,
+        floor,
+        aim,
+    };
+    let (now, used) = std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("arena-plan-search".into())
+            .stack_size(SEARCH_STACK + largest * SEARCH_STACK_PER_JOB)
+            .spawn_scoped(scope, || search.run(start.clone(), heights, budget))
+            .ok()
+            .and_then(|h| h.join().ok())
+            .unwrap_or_default()
+    });
+    if !now.is_empty() && now != start {
+        for (j, o) in jobs.iter().zip(now) {
+            offsets[j.item] = o;
+        }
+        // Each part's plan is below its greedy height, so the whole is too.
+        slab = jobs
+            .iter()
+            .map(|j| offsets[j.item] + j.foot)
+            .max()
+            .unwrap_or(0);
+    }
+    Ok((offsets, slab, peeled + used))
+}
+
+/// The buffers live over the whole time of the problem, stacked from 0,
+/// and the others planned above them: the plan, its height and the nodes
+/// used, or `None` where no buffer, or every one, is live throughout. Each buffer live
+/// throughout meets every other, so in any plan its bytes are free at every
+/// phase: taking them out and stacking them at the bottom loses nothing
+/// (but alignment), and the rest may then fall apart into independent
+/// parts.
+fn stack_throughout(
+    arena: &'static str,
+    items: &[Item],
+    guard: usize,
+    budget: u64,
+    target: Option<usize>,
+) -> Result<Option<(Vec<usize>, usize, u64)>, SizeError> {
+    let live = |it: &&Item| it.bytes > 0 && it.first <= it.last;
+    let (Some(first), Some(last)) = (
+        items.iter().filter(live).map(|it| it.first).min(),
+        items.iter().filter(live).map(|it| it.last).max(),
+    ) else {
+        return Ok(None);
+    };
+    let throughout = |it: &Item| live(&it) && it.first == first && it.last == last;
+    let mut stacked: Vec<usize> = (0..items.len())
+        .filter(|&k| throughout(&items[k]))
+        .collect();
+    if stacked.is_empty() || stacked.len() == items.iter().filter(live).count() {
+        return Ok(None);
+    }
+    // The most aligned first, then the largest: the least padding.
+    stacked.sort_by_key(|&k| (core::cmp::Reverse((items[k].align, items[k].bytes)), k));
+    let mut offsets = vec![0usize; items.len()];
+    let mut end = 0usize;
+    for &k in &stacked {
+        let overflow = SizeError::SlabOverflow {
+            arena,
+            field: items[k].name,
+        };
+        let at = align_up(end, items[k].align).ok_or(overflow.clone())?;
+        offsets[k] = at;
+        end = at
+            .checked_add(items[k].bytes)
+            .and_then(|e| e.checked_add(guard))
+            .ok_or(overflow)?;
+    }
+    let rest: Vec<Item> = items
+        .iter()
+        .map(|it| {
+            if throughout(it) {
+                Item { bytes: 0, ..*it }
+            } else {
+                *it
+            }
+        })
+        .collect();
+    let most = rest
+        .iter()
+        .filter(live)
+        .map(|it| it.align)
+        .max()
+        .unwrap_or(1);
+    let Some(base) = align_up(end, most) else {
+        return Ok(None);
+    };
+    let aim = target.map(|t| t.saturating_sub(base));
+    let (above, height, used) = search_plan(arena, &rest, guard, budget, aim, false)?;
+    let Some(height) = height.checked_add(base) else {
+        return Ok(None);
+    };
+    for (k, it) in rest.iter().enumerate() {
+        if it.bytes > 0 {
+            offsets[k] = above[k] + base;
+        }
+    }
+    Ok(Some((offsets, height.max(end), used)))
+}
+
+/// The search thread's stack: a base, and room for the frames of each
+/// buffer of the part (the search recurses once per buffer placed, and
+/// once per corner left empty), unoptimised builds included. Reserved, and
+/// only touched as deep as the search goes.
+const SEARCH_STACK: usize = 16 << 20;
+const SEARCH_STACK_PER_JOB: usize = 32 << 10;

@@ -1,0 +1,125 @@
+//! Time: the phase boundaries of a problem, and the lower bound of its height.
+
+use super::base::{Item, align_up};
+use crate::error::SizeError;
+
+/// The distinct phase boundaries of `items` (each one's first phase and the
+/// phase after its last), ascending: between two of them, the same buffers
+/// are live. Wide, so that the phase after `usize::MAX` is one too.
+pub(super) fn boundaries<'i>(items: impl IntoIterator<Item = &'i Item>) -> Vec<u128> {
+    let mut times: Vec<u128> = items
+        .into_iter()
+        .flat_map(|it| [it.first as u128, it.last as u128 + 1])
+        .collect();
+    times.sort_unstable();
+    times.dedup();
+    times
+}
+
+/// The index of boundary `t` among `times` ([`boundaries`]).
+pub(super) fn boundary(times: &[u128], t: u128) -> usize {
+    times.binary_search(&t).unwrap_or(0)
+}
+
+/// A height no placement goes below: the largest, over phases, of the sum
+/// of the live buffers' bytes, each rounded up to `align` but for the one
+/// that ends the phase's stack (the bound takes the one whose rounding is
+/// largest). Every buffer's start is a multiple of `align` (capped at the
+/// smallest alignment of the buffers live in the phase), so a buffer below
+/// another takes at least its bytes rounded up; the topmost only its bytes.
+/// So the bound is at most every plan's slab: two 10-byte buffers aligned
+/// to 256 give 266, as the plan.
+pub fn lower_bound(
+    arena: &'static str,
+    items: &[Item],
+    phases: usize,
+    align: usize,
+) -> Result<usize, SizeError> {
+    let unit = align.max(1);
+    if phases > 64 && items.iter().all(|it| it.align >= unit) {
+        return lower_bound_sweep(arena, items, phases, unit);
+    }
+    // Between two boundaries (a first phase, the phase after a last) the
+    // same buffers are live: each is one phase to look at, however many
+    // phases there are.
+    let mut at: Vec<usize> = items
+        .iter()
+        .filter(|it| it.first <= it.last)
+        .flat_map(|it| [it.first, it.last.saturating_add(1)])
+        .filter(|&p| p < phases)
+        .collect();
+    at.sort_unstable();
+    at.dedup();
+    let mut best = 0usize;
+    for p in at {
+        let live = || items.iter().filter(|it| it.first <= p && p <= it.last);
+        let unit = live().map(|it| it.align).fold(align, usize::min).max(1);
+        let (mut sum, mut slack) = (0usize, 0usize);
+        for it in live() {
+            let overflow = SizeError::SlabOverflow {
+                arena,
+                field: it.name,
+            };
+            let b = align_up(it.bytes, unit).ok_or(overflow.clone())?;
+            sum = sum.checked_add(b).ok_or(overflow)?;
+            slack = slack.max(b - it.bytes);
+        }
+        best = best.max(sum - slack);
+    }
+    Ok(best)
+}
+/// [`lower_bound`] in `O(n log n)` for many phases where every buffer's
+/// alignment is at least `unit`: a sweep over the buffers by first phase,
+/// taking away those whose last phase is before it. The bound only falls
+/// when a buffer ends (its rounded bytes leave the sum, its padding at most
+/// the largest), so it is largest at some buffer's first phase.
+fn lower_bound_sweep(
+    arena: &'static str,
+    items: &[Item],
+    phases: usize,
+    unit: usize,
+) -> Result<usize, SizeError> {
+    let live = || {
+        items
+            .iter()
+            .enumerate()
+            .filter(|(_, it)| it.first <= it.last && it.first < phases)
+    };
+    let mut starts: Vec<(usize, usize)> = live().map(|(k, it)| (it.first, k)).collect();
+    let mut ends: Vec<(usize, usize)> = live().map(|(k, it)| (it.last, k)).collect();
+    starts.sort_unstable();
+    ends.sort_unstable();
+    // The padding of each live buffer, counted: the largest is the top's.
+    let mut slacks = std::collections::BTreeMap::<usize, usize>::new();
+    let (mut sum, mut best, mut gone) = (0usize, 0usize, 0);
+    let rounded = |k: usize| {
+        align_up(items[k].bytes, unit).ok_or(SizeError::SlabOverflow {
+            arena,
+            field: items[k].name,
+        })
+    };
+    for &(first, k) in &starts {
+        while gone < ends.len() && ends[gone].0 < first {
+            let j = ends[gone].1;
+            let b = rounded(j)?;
+            sum -= b;
+            let slack = b - items[j].bytes;
+            if let Some(c) = slacks.get_mut(&slack) {
+                *c -= 1;
+                if *c == 0 {
+                    slacks.remove(&slack);
+                }
+            }
+            gone += 1;
+        }
+        let b = rounded(k)?;
+        sum = sum.checked_add(b).ok_or(SizeError::SlabOverflow {
+            arena,
+            field: items[k].name,
+        })?;
+        *slacks.entry(b - items[k].bytes).or_default() += 1;
+        let top = slacks.keys().next_back().copied().unwrap_or(0);
+        best = best.max(sum - top);
+    }
+    Ok(best)
+}
