@@ -2,12 +2,12 @@
 //! provided methods need: [`Region`] for nested arenas, [`Carving`], the
 //! fill rules at a buffer's first phase.
 
-use crate::carve::{self, Memory};
 use crate::dtype::DType;
 use crate::error::{CarveError, SizeError, StepError};
-use crate::host::SlabRef;
+use crate::guard::SlabRef;
 use crate::layout::{Cursor, Layout, Placement};
 use crate::levers::{LeverInfo, Levers};
+use crate::memory::{self, Memory};
 use crate::meta::{BufferInfo, FieldKind, Growth};
 use crate::plan;
 
@@ -44,7 +44,7 @@ impl<T: Arena> Region<T> {
         step: &'a Region<T>,
         piece: M::Bytes<'a>,
     ) -> Result<T::Views<'a, M>, StepError> {
-        carve::step_fits(arena, field, self.bytes, step.bytes)?;
+        memory::step_fits(arena, field, self.bytes, step.bytes)?;
         self.inner
             .carve_step::<M>(&step.inner, piece, Carving::default())
     }

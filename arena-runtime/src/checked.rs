@@ -275,7 +275,7 @@ impl Sizing {
         if sum.0 <= usize::MAX as u128 {
             return Ok(());
         }
-        Err(self.total_overflow(&crate::layout::total_names::<A, N>(), &parts()))
+        Err(self.total_overflow(&crate::table::total_names::<A, N>(), &parts()))
     }
 
     #[cold]

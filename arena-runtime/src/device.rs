@@ -6,10 +6,10 @@ use std::sync::Arc;
 
 use cudarc::driver::{CudaContext, CudaSlice, CudaStream, CudaViewMut, DeviceSlice, DriverError};
 
-use crate::carve::Memory;
 use crate::error::{CarveError, SizeError, StepError};
-use crate::host::{GUARD_BYTE, GuardError, GuardLog, SlabRef, gaps};
+use crate::guard::{GUARD_BYTE, GuardError, GuardLog, SlabRef, gaps};
 use crate::layout::Layout;
+use crate::memory::Memory;
 use crate::{Arena, Carving};
 
 pub use cudarc;

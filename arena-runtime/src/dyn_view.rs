@@ -5,9 +5,9 @@
 
 use core::fmt;
 
-use crate::carve::{Host, Memory, cast};
 use crate::dtype::{DType, Elem};
 use crate::error::CarveError;
+use crate::memory::{Host, Memory, cast};
 
 /// The size of a buffer whose element type is chosen at run time: the type
 /// of a field declared with `dtype = EXPR` (an expression of type

@@ -17,25 +17,30 @@ mod dyn_view;
 mod elem;
 mod error;
 pub mod fit;
+mod guard;
 mod host;
 mod layout;
 mod levers;
+mod memory;
 mod meta;
 mod phased;
 pub mod plan;
+mod table;
 
 #[doc(hidden)]
 pub use arena::Fill;
 pub use arena::{Arena, Carving, Region, region_align};
-pub use carve::{Carver, Host, Memory};
+pub use carve::Carver;
 pub use dtype::{DType, Elem, UnknownDType};
 pub use dyn_view::{DTypeError, DynBytes, DynView};
 pub use error::{CarveError, Fault, SizeError, StepError};
-pub use host::{GUARD_BYTE, GuardError, HostSlab};
+pub use guard::{GUARD_BYTE, GuardError};
 #[doc(hidden)]
-pub use host::{GuardLog, SlabRef};
+pub use guard::{GuardLog, SlabRef};
+pub use host::HostSlab;
 pub use layout::{Cursor, FlatBuffer, Layout, Placement};
 pub use levers::{LeverInfo, Levers, bool_lever, parsed_lever};
+pub use memory::{Host, Memory};
 pub use meta::{BufferInfo, FieldKind};
 
 /// Half-precision element types for `dtype = bf16` / `dtype = f16`.

@@ -3,10 +3,11 @@
 //! phase's pieces at a time.
 
 use crate::arena::{elem_bytes, fill_field};
-use crate::carve::{Carver, Memory, cast, step_fits};
+use crate::carve::Carver;
 use crate::error::{CarveError, SizeError, StepError};
-use crate::host::{GUARD_BYTE, GuardLog};
-use crate::layout::{Table, in_order};
+use crate::guard::{GUARD_BYTE, GuardLog};
+use crate::memory::{Memory, cast, step_fits};
+use crate::table::{Table, in_order};
 use crate::{Arena, Carving, FieldKind, Fill, Layout, Region, SlabRef};
 
 /// The region of an arena `A` with phases and `N` carved fields, laid out
@@ -301,7 +302,7 @@ fn phase_offsets<A: crate::Arena, const N: usize>(
         in_order::<A, N>(reserved, carving.guard, |k, offset| offsets[k] = offset)?;
         return Ok(offsets);
     }
-    crate::layout::planned::<A, N>(reserved, carving.guard).map(|(offsets, _)| offsets)
+    crate::table::planned::<A, N>(reserved, carving.guard).map(|(offsets, _)| offsets)
 }
 
 /// The carved fields live in `phase`, in offset order (`by_offset`): what a

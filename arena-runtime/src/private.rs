@@ -12,10 +12,11 @@ pub mod formula {
     };
 }
 pub use crate::arena::static_dtype;
-pub use crate::carve::{Alternatives, Carver, FieldCarver, alternative, cast, step_piece};
-pub use crate::layout::slab;
+pub use crate::carve::{Alternatives, Carver, FieldCarver};
 pub use crate::levers::{bool_lever, flag_lever, parsed_lever};
+pub use crate::memory::{alternative, cast, step_piece};
 pub use crate::phased::{PhasePieces, Phased};
+pub use crate::table::slab;
 pub use crate::{Fill, SlabRef};
 pub use std::result::Result;
 pub use std::vec::Vec;
