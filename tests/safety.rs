@@ -3,7 +3,7 @@
 //! whole elements, slabs that cannot be allocated, planner alignments, and
 //! one rule for nested steps.
 
-use arena::plan::{Item, plan_offsets};
+use arena::plan::{Item, PlanError, plan_offsets};
 use arena::{Arena, CarveError, HostSlab, Levers, Region, SizeError, StepError};
 
 /// A nested arena with a `zeroed` byte buffer and a float buffer.
@@ -295,19 +295,14 @@ fn a_slab_that_cannot_be_allocated_is_an_error() {
 fn the_planner_refuses_an_alignment_that_is_not_a_power_of_two() {
     for align in [0, 3, 48] {
         let items = [Item {
-            name: "odd",
             bytes: 10,
             align,
             first: 0,
             last: 0,
         }];
         assert_eq!(
-            plan_offsets("Plan", &items, 0),
-            Err(SizeError::BadAlign {
-                arena: "Plan",
-                field: "odd",
-                align
-            })
+            plan_offsets(&items, 0),
+            Err(PlanError::BadAlign { item: 0, align })
         );
     }
 }

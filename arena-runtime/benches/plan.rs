@@ -4,7 +4,7 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use arena_runtime::plan::{Placed, plan};
+use arena_runtime::__private::{Placed, plan};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 #[path = "common/items.rs"]
@@ -17,7 +17,7 @@ fn planner(c: &mut Criterion) {
         let items = items(n);
         let (mut off, mut order, mut conf) = (vec![0; n], vec![0; n], vec![Placed::EMPTY; n]);
         g.bench_function(format!("{n}_buffers"), |b| {
-            b.iter(|| plan("A", black_box(&items), 0, &mut off, &mut order, &mut conf))
+            b.iter(|| plan(black_box(&items), 0, &mut off, &mut order, &mut conf))
         });
     }
     g.finish();

@@ -12,7 +12,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use arena_runtime::plan::{Placed, plan};
+use arena_runtime::__private::{Placed, plan};
 
 #[path = "../benches/common/items.rs"]
 mod common;
@@ -31,7 +31,7 @@ fn run(n: usize, calls: usize) {
     let items = common::items(n);
     let (mut off, mut order, mut placed) = (vec![0; n], vec![0; n], vec![Placed::EMPTY; n]);
     for _ in 0..calls {
-        let slab = plan("A", black_box(&items), 0, &mut off, &mut order, &mut placed);
+        let slab = plan(black_box(&items), 0, &mut off, &mut order, &mut placed);
         black_box(slab.expect("the benchmark arena fits"));
     }
 }

@@ -4,7 +4,8 @@
 //! the ratios are deterministic (a fixed-seed generator), the times of each
 //! plan indicative; BENCHMARKS.md has the figures.
 
-use arena_runtime::plan::{Item, Placed, lower_bound, plan};
+use arena_runtime::__private::{Placed, plan};
+use arena_runtime::plan::{Item, lower_bound};
 
 #[path = "../tests/common/rng.rs"]
 mod rng;
@@ -21,7 +22,6 @@ fn realistic(rng: &mut Rng, phases: usize) -> Item {
         _ => (0, phases - 1),
     };
     Item {
-        name: "b",
         bytes: bytes as usize,
         align: 256,
         first,
@@ -36,7 +36,6 @@ fn arbitrary(rng: &mut Rng, phases: usize) -> Item {
         rng.below(phases as u64) as usize,
     );
     Item {
-        name: "b",
         bytes: rng.below(1 << 20) as usize,
         align: 1 << rng.below(13),
         first: p.min(q),
@@ -61,9 +60,9 @@ fn ratios(
         let items: Vec<Item> = (0..n).map(|_| make(&mut rng, phases)).collect();
         let (mut off, mut order, mut conf) = (vec![0; n], vec![0; n], vec![Placed::EMPTY; n]);
         let t = std::time::Instant::now();
-        let planned = plan("A", &items, 0, &mut off, &mut order, &mut conf).unwrap();
+        let planned = plan(&items, 0, &mut off, &mut order, &mut conf).unwrap();
         times.push(t.elapsed().as_secs_f64() * 1e6);
-        let lower = lower_bound("A", &items, phases, 1).unwrap();
+        let lower = lower_bound(&items, phases, 1).unwrap();
         let r = if lower == 0 {
             1.0
         } else {

@@ -370,7 +370,8 @@ pub trait Arena: Sized {
             return self.unplanned_bytes();
         }
         let items = plan_items(self);
-        plan::lower_bound(Self::NAME, &items, Self::PHASES.len().max(1), Self::ALIGN)
+        plan::lower_bound(&items, Self::PHASES.len().max(1), Self::ALIGN)
+            .map_err(plan_error::<Self>)
     }
 
     /// The layout with `guard` bytes after every top-level buffer: planned
@@ -409,12 +410,10 @@ pub trait Arena: Sized {
     ) -> Result<Layout, SizeError> {
         let planned = planned && !Self::ONE_OF;
         let offsets = if planned {
-            Some(plan::plan_with_budget(
-                Self::NAME,
-                &plan_items(self),
-                guard,
-                budget,
-            )?)
+            Some(
+                plan::plan_with_budget(&plan_items(self), guard, budget)
+                    .map_err(plan_error::<Self>)?,
+            )
         } else {
             None
         };
@@ -429,7 +428,7 @@ pub trait Arena: Sized {
             let bytes = self.field_bytes(i);
             let align = info.align_in(Self::ALIGN);
             let offset = match &offsets {
-                Some((off, _)) => off[k],
+                Some(plan) => plan.offsets[k],
                 None if Self::ONE_OF => {
                     slab_bytes = slab_bytes.max(bytes);
                     0
@@ -447,8 +446,8 @@ pub trait Arena: Sized {
                 nested,
             });
         }
-        if let Some((_, slab)) = offsets {
-            slab_bytes = slab;
+        if let Some(plan) = offsets {
+            slab_bytes = plan.height;
         } else if !Self::ONE_OF {
             slab_bytes = cursor.end();
         }
@@ -507,6 +506,17 @@ pub(crate) fn fill_field<A: Arena, M: Memory>(
     Ok(())
 }
 
+/// The planner's error on the items of [`plan_items`], naming the field.
+fn plan_error<A: Arena>(error: plan::PlanError) -> SizeError {
+    SizeError::from_plan(error, A::NAME, |k| {
+        A::BUFFERS
+            .iter()
+            .filter(|info| info.is_carved())
+            .nth(k)
+            .map_or("", |info| info.name)
+    })
+}
+
 /// The carved fields of `arena` as the planner sees them, in declaration order.
 fn plan_items<A: Arena>(arena: &A) -> Vec<plan::Item> {
     let phases = A::PHASES.len();
@@ -517,7 +527,6 @@ fn plan_items<A: Arena>(arena: &A) -> Vec<plan::Item> {
         .map(|(i, info)| {
             let (first, last) = info.phases(phases);
             plan::Item {
-                name: info.name,
                 bytes: arena.field_bytes(i),
                 align: info.align_in(A::ALIGN),
                 first,

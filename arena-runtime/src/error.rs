@@ -108,6 +108,26 @@ impl SizeError {
             fault,
         }
     }
+
+    /// The planner's error for the arena `arena`, whose item `k` is the
+    /// field `name(k)`.
+    pub(crate) fn from_plan(
+        error: PlanError,
+        arena: &'static str,
+        name: impl Fn(usize) -> &'static str,
+    ) -> Self {
+        match error {
+            PlanError::Overflow { item } => SizeError::SlabOverflow {
+                arena,
+                field: name(item),
+            },
+            PlanError::BadAlign { item, align } => SizeError::BadAlign {
+                arena,
+                field: name(item),
+                align,
+            },
+        }
+    }
 }
 
 impl fmt::Display for SizeError {
@@ -162,6 +182,54 @@ impl fmt::Display for SizeError {
 }
 
 impl std::error::Error for SizeError {}
+
+/// Why the planner ([`crate::plan`]) refused a problem, naming the item by
+/// its index in the slice it was given. An arena's layout reports the
+/// same as a [`SizeError`] naming the field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PlanError {
+    /// The plan passes `usize::MAX` bytes at this item: the first one
+    /// found that does not fit.
+    Overflow {
+        /// Its index.
+        item: usize,
+    },
+    /// This item's alignment is not a power of two.
+    BadAlign {
+        /// Its index.
+        item: usize,
+        /// The alignment given.
+        align: usize,
+    },
+}
+
+impl PlanError {
+    /// The index of the item the error names.
+    pub fn item(&self) -> usize {
+        match *self {
+            PlanError::Overflow { item } | PlanError::BadAlign { item, .. } => item,
+        }
+    }
+}
+
+impl fmt::Display for PlanError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlanError::Overflow { item } => {
+                write!(
+                    f,
+                    "item {item}: the plan's offset of this item overflows usize"
+                )
+            }
+            PlanError::BadAlign { item, align } => {
+                write!(f, "item {item}: alignment {align} is not a power of two")
+            }
+        }
+    }
+}
+
+impl std::error::Error for PlanError {}
 
 /// Why a region of memory could not be carved into an arena's views.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -16,6 +16,9 @@ pub use crate::carve::{Alternatives, Carver, FieldCarver};
 pub use crate::levers::{bool_lever, flag_lever, parsed_lever};
 pub use crate::memory::{alternative, cast, step_piece};
 pub use crate::phased::{PhasePieces, Phased};
+/// The derive's no-heap planner and its scratch, for the benches that
+/// measure it.
+pub use crate::plan::greedy::{Placed, plan};
 pub use crate::table::slab;
 pub use crate::{Fill, SlabRef};
 pub use std::result::Result;

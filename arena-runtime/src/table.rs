@@ -80,7 +80,6 @@ pub(crate) fn planned<A: crate::Arena, const N: usize>(
 ) -> Result<([usize; N], usize), SizeError> {
     let (fields, ranges) = (&Table::<A, N>::FIELDS, &Table::<A, N>::RANGES);
     let items: [crate::plan::Item; N] = core::array::from_fn(|k| crate::plan::Item {
-        name: fields[k].0,
         bytes: reserved[k],
         align: fields[k].1,
         first: ranges[k].0,
@@ -88,19 +87,23 @@ pub(crate) fn planned<A: crate::Arena, const N: usize>(
     });
     if A::PLAN_BUDGET > 0 {
         // An arena that asked for the search: the heap path.
-        let (off, slab) = crate::plan::plan_with_budget(A::NAME, &items, guard, A::PLAN_BUDGET)?;
-        return Ok((core::array::from_fn(|k| off[k]), slab));
+        let plan = crate::plan::plan_with_budget(&items, guard, A::PLAN_BUDGET)
+            .map_err(|e| plan_error::<A, N>(e))?;
+        return Ok((core::array::from_fn(|k| plan.offsets[k]), plan.height));
     }
     let (mut offsets, mut order, mut conflicts) = ([0; N], [0; N], [crate::plan::Placed::EMPTY; N]);
-    let slab = crate::plan::plan(
-        A::NAME,
-        &items,
-        guard,
-        &mut offsets,
-        &mut order,
-        &mut conflicts,
-    )?;
+    let slab = crate::plan::plan(&items, guard, &mut offsets, &mut order, &mut conflicts)
+        .map_err(|e| plan_error::<A, N>(e))?;
     Ok((offsets, slab))
+}
+
+/// The planner's error on the carved fields of `A`, naming the field. Out
+/// of line: an error is rare, and [`planned`] stays small.
+#[cold]
+#[inline(never)]
+fn plan_error<A: crate::Arena, const N: usize>(error: crate::plan::PlanError) -> SizeError {
+    let fields = &Table::<A, N>::FIELDS;
+    SizeError::from_plan(error, A::NAME, |k| fields.get(k).map_or("", |f| f.0))
 }
 
 /// The planned slab of an arena with phases. Kept out of line so that

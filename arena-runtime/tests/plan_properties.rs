@@ -1,13 +1,11 @@
 //! The planner on 10,000 random phased arenas: 1 to 64 buffers, sizes from 0
 //! to near `usize::MAX`, random alignments and phase ranges. No two buffers
 //! whose ranges intersect overlap; every buffer is aligned and inside the
-//! slab; lower bound ≤ planned ≤ unplanned; an overflow is a `SizeError`.
+//! slab; lower bound ≤ planned ≤ unplanned; an overflow is a `PlanError`.
 
-use arena_runtime::plan::{Item, lower_bound, plan_offsets};
+use arena_runtime::plan::{Item, Plan, PlanError, lower_bound, plan_offsets};
 use arena_runtime::{Cursor, SizeError};
 use proptest::prelude::*;
-
-const NAMES: [&str; 4] = ["a", "b", "c", "d"];
 
 fn arb_item(phases: usize) -> impl Strategy<Value = Item> {
     let bytes = prop_oneof![
@@ -16,8 +14,7 @@ fn arb_item(phases: usize) -> impl Strategy<Value = Item> {
         1 => (usize::MAX - (1 << 20))..=usize::MAX,
         1 => (1usize << 40)..=(1usize << 62),
     ];
-    (bytes, 0u32..=12, 0..phases, 0..phases, 0usize..4).prop_map(|(bytes, a, p, q, n)| Item {
-        name: NAMES[n],
+    (bytes, 0u32..=12, 0..phases, 0..phases).prop_map(|(bytes, a, p, q)| Item {
         bytes,
         align: 1 << a,
         first: p.min(q),
@@ -39,7 +36,7 @@ fn arb_arena() -> impl Strategy<Value = (Vec<Item>, usize, usize)> {
 fn unplanned(items: &[Item], guard: usize) -> Result<usize, SizeError> {
     let mut c = Cursor::new(guard);
     for it in items {
-        c.fit("A", it.name, it.bytes, it.align)?;
+        c.fit("A", "x", it.bytes, it.align)?;
     }
     Ok(c.end())
 }
@@ -63,20 +60,20 @@ proptest! {
     #[test]
     fn planned_offsets_are_sound((items, phases, guard) in arb_arena()) {
         let n = items.len();
-        let planned = plan_offsets("A", &items, guard);
+        let planned = plan_offsets(&items, guard);
         let flat = unplanned(&items, guard);
-        let lower = lower_bound("A", &items, phases, 1);
+        let lower = lower_bound(&items, phases, 1);
         // Rounded to any alignment (capped at the live buffers' own), a
         // true bound: 256 is the arenas' default.
-        let lowers = [64usize, 256, 4096].map(|a| lower_bound("A", &items, phases, a));
+        let lowers = [64usize, 256, 4096].map(|a| lower_bound(&items, phases, a));
         match planned {
-            Err(SizeError::SlabOverflow { arena: "A", .. }) => {
+            Err(PlanError::Overflow { .. }) => {
                 // Overflow only where the sum itself leaves usize.
                 let sum = items.iter().map(|i| i.bytes as u128 + guard as u128).sum::<u128>();
                 prop_assert!(sum > usize::MAX as u128 / 2 || flat.is_err(), "spurious overflow");
             }
             Err(e) => prop_assert!(false, "unexpected error {e}"),
-            Ok((off, slab)) => {
+            Ok(Plan { offsets: off, height: slab, .. }) => {
                 for (i, a) in items.iter().enumerate() {
                     if a.bytes == 0 {
                         continue;

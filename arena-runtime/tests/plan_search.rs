@@ -4,7 +4,7 @@
 //! and the same items give the same offsets; and 24 problems of 2,049 to
 //! 5,000 buffers (greedy through its buckets of time) hold the same.
 
-use arena_runtime::plan::{Item, lower_bound, plan_offsets, plan_with_budget};
+use arena_runtime::plan::{Item, Plan, lower_bound, plan_offsets, plan_with_budget};
 use proptest::prelude::*;
 
 fn arb_item(phases: usize) -> impl Strategy<Value = Item> {
@@ -14,7 +14,6 @@ fn arb_item(phases: usize) -> impl Strategy<Value = Item> {
         1 => (1usize << 20)..=(1usize << 24),
     ];
     (bytes, 0u32..=6, 0..phases, 0..phases).prop_map(|(bytes, a, p, q)| Item {
-        name: "x",
         bytes,
         align: 1 << a,
         first: p.min(q),
@@ -41,11 +40,11 @@ proptest! {
 
     #[test]
     fn the_search_is_sound_and_never_worse((items, guard) in arb_problem()) {
-        let (greedy, greedy_slab) = plan_offsets("A", &items, guard).unwrap();
-        let (off, slab) = plan_with_budget("A", &items, guard, 300).unwrap();
+        let Plan { offsets: greedy, height: greedy_slab, .. } = plan_offsets(&items, guard).unwrap();
+        let Plan { offsets: off, height: slab, .. } = plan_with_budget(&items, guard, 300).unwrap();
         prop_assert!(slab <= greedy_slab, "{slab} above greedy's {greedy_slab}");
         let phases = items.iter().map(|i| i.last + 1).max().unwrap_or(1);
-        let bound = lower_bound("A", &items, phases, 1).unwrap();
+        let bound = lower_bound(&items, phases, 1).unwrap();
         prop_assert!(slab >= bound, "{slab} below the bound {bound}");
         for (i, a) in items.iter().enumerate() {
             // (A zero-size buffer takes no space: it sits anywhere.)
@@ -61,16 +60,15 @@ proptest! {
             }
         }
         // Deterministic: the same items, the same offsets.
-        prop_assert_eq!(plan_with_budget("A", &items, guard, 300).unwrap(), (off, slab));
+        prop_assert_eq!(plan_with_budget(&items, guard, 300).map(|p| (p.offsets, p.height)).unwrap(), (off, slab));
         // A budget of 0 is greedy.
-        prop_assert_eq!(plan_with_budget("A", &items, guard, 0).unwrap(), (greedy, greedy_slab));
+        prop_assert_eq!(plan_with_budget(&items, guard, 0).map(|p| (p.offsets, p.height)).unwrap(), (greedy, greedy_slab));
     }
 }
 
 /// A buffer of `bytes` aligned to 1, live from `first` to `last`.
 fn item(bytes: usize, first: usize, last: usize) -> Item {
     Item {
-        name: "x",
         bytes,
         align: 1,
         first,
@@ -87,8 +85,10 @@ fn the_search_reaches_the_bound_where_greedy_does_not() {
         item(70, 1, 1),
         item(80, 2, 3),
     ];
-    let (_, greedy) = plan_offsets("A", &items, 0).unwrap();
-    let (_, searched) = plan_with_budget("A", &items, 0, 10_000).unwrap();
+    let Plan { height: greedy, .. } = plan_offsets(&items, 0).unwrap();
+    let Plan {
+        height: searched, ..
+    } = plan_with_budget(&items, 0, 10_000).unwrap();
     assert!(searched <= greedy);
     assert_eq!(searched, 160, "the busiest phase");
 }
@@ -105,9 +105,13 @@ fn the_search_near_usize_max_errs_or_plans_never_wraps() {
         item(q - 3, 1, 1),
         item(q + 1, 2, 3),
     ];
-    match plan_with_budget("A", &items, 0, 100_000) {
-        Ok((off, slab)) => {
-            let (_, greedy) = plan_offsets("A", &items, 0).unwrap();
+    match plan_with_budget(&items, 0, 100_000) {
+        Ok(Plan {
+            offsets: off,
+            height: slab,
+            ..
+        }) => {
+            let Plan { height: greedy, .. } = plan_offsets(&items, 0).unwrap();
             assert!(slab <= greedy);
             for (i, it) in items.iter().enumerate() {
                 assert!(off[i].checked_add(it.bytes).is_some_and(|e| e <= slab));
@@ -147,10 +151,14 @@ fn the_budget_bounds_the_search_time_on_dense_problems() {
     // loose for a busy machine; the measured rate is in BENCHMARKS.md.
     let items = adversarial(2_048, 1);
     let start = std::time::Instant::now();
-    let (_, greedy) = plan_offsets("A", &items, 0).unwrap();
+    let Plan { height: greedy, .. } = plan_offsets(&items, 0).unwrap();
     let greedy_time = start.elapsed();
     let start = std::time::Instant::now();
-    let (off, slab) = plan_with_budget("A", &items, 0, 20_000).unwrap();
+    let Plan {
+        offsets: off,
+        height: slab,
+        ..
+    } = plan_with_budget(&items, 0, 20_000).unwrap();
     let searched = start.elapsed();
     assert!(slab <= greedy);
     // In proportion to greedy's time on the same machine and build (an
@@ -183,7 +191,6 @@ fn arb_large() -> impl Strategy<Value = (Vec<Item>, usize)> {
             0usize..=20,
         )
             .prop_map(move |(bytes, a, first, short, pick)| Item {
-                name: "x",
                 bytes,
                 align: 1 << a,
                 first,
@@ -200,14 +207,14 @@ proptest! {
     /// greedy, never below the busiest phase, deterministic.
     #[test]
     fn large_plans_are_sound((items, guard) in arb_large()) {
-        let (greedy_off, greedy) = plan_offsets("A", &items, guard).unwrap();
-        let (off, slab) = plan_with_budget("A", &items, guard, 2_000).unwrap();
+        let Plan { offsets: greedy_off, height: greedy, .. } = plan_offsets(&items, guard).unwrap();
+        let Plan { offsets: off, height: slab, .. } = plan_with_budget(&items, guard, 2_000).unwrap();
         prop_assert!(slab <= greedy);
-        prop_assert_eq!(plan_offsets("A", &items, guard).unwrap(), (greedy_off, greedy));
-        prop_assert_eq!(plan_with_budget("A", &items, guard, 2_000).unwrap(), (off.clone(), slab));
+        prop_assert_eq!(plan_offsets(&items, guard).map(|p| (p.offsets, p.height)).unwrap(), (greedy_off, greedy));
+        prop_assert_eq!(plan_with_budget(&items, guard, 2_000).map(|p| (p.offsets, p.height)).unwrap(), (off.clone(), slab));
         let phases = items.iter().map(|it| it.last + 1).max().unwrap_or(0);
         let guarded: Vec<Item> = items.iter().map(|it| Item { bytes: it.bytes + guard, ..*it }).collect();
-        prop_assert!(lower_bound("A", &guarded, phases, 1).unwrap() <= slab);
+        prop_assert!(lower_bound(&guarded, phases, 1).unwrap() <= slab);
         // Every pair live together, through a sweep by first phase.
         let mut by_first: Vec<usize> = (0..items.len()).collect();
         by_first.sort_by_key(|&k| items[k].first);

@@ -4,7 +4,7 @@
 //! generator). Every phase is full to the rectangle's height, so the bound
 //! and the optimum are that height, and a plan there is a perfect packing.
 
-use arena_runtime::plan::{Item, plan_offsets, plan_with_budget};
+use arena_runtime::plan::{Item, Plan, plan_offsets, plan_with_budget};
 
 #[path = "common/rng.rs"]
 mod rng;
@@ -41,7 +41,6 @@ fn tile(rng: &mut Rng, n: usize, t0: usize, t1: usize, out: &mut Vec<Item>) {
         }
     }
     out.extend(rects.into_iter().map(|(a, b, lo, hi)| Item {
-        name: "x",
         bytes: hi - lo,
         align: 1,
         first: a,
@@ -89,8 +88,12 @@ fn check(items: &[Item], off: &[usize], slab: usize) {
 fn tilings_of_known_optimum_are_planned_at_it() {
     for (n, seed) in [(120, 1), (300, 2), (450, 3), (600, 4)] {
         let items = tiling(n, 1, seed);
-        let (_, greedy) = plan_offsets("T", &items, 0).unwrap();
-        let (off, slab) = plan_with_budget("T", &items, 0, 250_000).unwrap();
+        let Plan { height: greedy, .. } = plan_offsets(&items, 0).unwrap();
+        let Plan {
+            offsets: off,
+            height: slab,
+            ..
+        } = plan_with_budget(&items, 0, 250_000).unwrap();
         check(&items, &off, slab);
         assert_eq!(slab, HEIGHT, "{n} buffers, seed {seed}: greedy {greedy}");
         assert!(greedy > HEIGHT, "greedy alone is not enough here");
@@ -103,8 +106,12 @@ fn tilings_of_known_optimum_are_planned_at_it() {
 fn independent_strips_past_2048_buffers_are_planned_at_the_optimum() {
     let items = tiling(2_400, 4, 9);
     assert_eq!(items.len(), 2_400);
-    let (_, greedy) = plan_offsets("T", &items, 0).unwrap();
-    let (off, slab) = plan_with_budget("T", &items, 0, 250_000).unwrap();
+    let Plan { height: greedy, .. } = plan_offsets(&items, 0).unwrap();
+    let Plan {
+        offsets: off,
+        height: slab,
+        ..
+    } = plan_with_budget(&items, 0, 250_000).unwrap();
     check(&items, &off, slab);
     assert_eq!(slab, HEIGHT, "greedy {greedy}");
 }
@@ -114,7 +121,11 @@ fn independent_strips_past_2048_buffers_are_planned_at_the_optimum() {
 #[test]
 fn one_tiling_of_2500_buffers_is_planned_at_the_optimum() {
     let items = tiling(2_500, 1, 11);
-    let (off, slab) = plan_with_budget("T", &items, 0, 250_000).unwrap();
+    let Plan {
+        offsets: off,
+        height: slab,
+        ..
+    } = plan_with_budget(&items, 0, 250_000).unwrap();
     check(&items, &off, slab);
     assert_eq!(slab, HEIGHT);
 }
@@ -132,7 +143,11 @@ fn small_tilings_of_every_seed_are_planned_at_the_optimum() {
         for it in &mut items {
             it.align = align;
         }
-        let (off, slab) = plan_with_budget("T", &items, 0, 100_000).unwrap();
+        let Plan {
+            offsets: off,
+            height: slab,
+            ..
+        } = plan_with_budget(&items, 0, 100_000).unwrap();
         check(&items, &off, slab);
         assert!(
             off.iter().all(|o| o.is_multiple_of(align)),

@@ -4,7 +4,7 @@
 //! an activation, most short-lived, one in ten long. One part of thousands
 //! of buffers, which the planner improves a neighbourhood at a time.
 
-use arena_runtime::plan::{Item, lower_bound, plan_offsets, plan_with_budget};
+use arena_runtime::plan::{Item, Plan, lower_bound, plan_offsets, plan_with_budget};
 
 #[path = "common/rng.rs"]
 mod rng;
@@ -14,7 +14,6 @@ fn trace(times: usize, seed: u64) -> Vec<Item> {
     let mut rng = Rng(seed);
     let mut items = Vec::new();
     let item = |bytes, first, last| Item {
-        name: "x",
         bytes,
         align: 256,
         first,
@@ -69,9 +68,13 @@ fn neighbourhoods_bring_large_traces_below_greedy() {
     // same problem gives the same plan.
     for (times, seed) in [(5_000, 1), (12_000, 2), (20_000, 3)] {
         let items = trace(times, seed);
-        let (_, greedy) = plan_offsets("A", &items, 0).unwrap();
-        let bound = lower_bound("A", &items, times, 1).unwrap();
-        let (off, slab) = plan_with_budget("A", &items, 0, 40_000).unwrap();
+        let Plan { height: greedy, .. } = plan_offsets(&items, 0).unwrap();
+        let bound = lower_bound(&items, times, 1).unwrap();
+        let Plan {
+            offsets: off,
+            height: slab,
+            ..
+        } = plan_with_budget(&items, 0, 40_000).unwrap();
         assert_sound(&items, &off, slab);
         assert!(bound <= slab, "{times}: {slab} below the bound {bound}");
         assert!(
@@ -79,10 +82,8 @@ fn neighbourhoods_bring_large_traces_below_greedy() {
             "{times} ({} buffers): {slab}, greedy {greedy}, bound {bound}",
             items.len()
         );
-        assert_eq!(
-            plan_with_budget("A", &items, 0, 40_000).unwrap(),
-            (off, slab)
-        );
+        let again = plan_with_budget(&items, 0, 40_000).unwrap();
+        assert_eq!((again.offsets, again.height), (off, slab));
     }
 }
 
@@ -92,7 +93,7 @@ fn neighbourhoods_near_usize_max_err_or_plan_never_wrap() {
     // `usize::MAX`: the neighbourhoods' arithmetic near the top either
     // plans soundly or leaves greedy's plan, and never wraps or panics.
     let items = trace(5_000, 4);
-    let (_, greedy) = plan_offsets("A", &items, 0).unwrap();
+    let Plan { height: greedy, .. } = plan_offsets(&items, 0).unwrap();
     for scale in [usize::MAX / 2 / greedy, usize::MAX / greedy] {
         let scaled: Vec<Item> = items
             .iter()
@@ -101,8 +102,8 @@ fn neighbourhoods_near_usize_max_err_or_plan_never_wrap() {
                 ..*it
             })
             .collect();
-        match plan_with_budget("A", &scaled, 0, 20_000) {
-            Ok((off, slab)) => assert_sound(&scaled, &off, slab),
+        match plan_with_budget(&scaled, 0, 20_000) {
+            Ok(plan) => assert_sound(&scaled, &plan.offsets, plan.height),
             Err(e) => assert!(e.to_string().contains("usize"), "{e}"),
         }
     }
@@ -119,7 +120,6 @@ fn buffers_live_throughout_are_stacked_apart_and_the_rest_falls_apart() {
     let n = 20_000;
     let mut items: Vec<Item> = (1..n)
         .map(|k| Item {
-            name: "x",
             bytes: (1 + rng.below(1_000) as usize) * 64,
             align: 64,
             first: k,
@@ -128,15 +128,18 @@ fn buffers_live_throughout_are_stacked_apart_and_the_rest_falls_apart() {
         .collect();
     let last = items.iter().map(|it| it.last).max().unwrap();
     items.push(Item {
-        name: "w",
         bytes: 4096,
         align: 64,
         first: 0,
         last,
     });
-    let (_, greedy) = plan_offsets("A", &items, 0).unwrap();
-    let bound = lower_bound("A", &items, last + 1, 1).unwrap();
-    let (off, slab) = plan_with_budget("A", &items, 0, 100_000).unwrap();
+    let Plan { height: greedy, .. } = plan_offsets(&items, 0).unwrap();
+    let bound = lower_bound(&items, last + 1, 1).unwrap();
+    let Plan {
+        offsets: off,
+        height: slab,
+        ..
+    } = plan_with_budget(&items, 0, 100_000).unwrap();
     assert_sound(&items, &off, slab);
     assert!(greedy > bound, "greedy {greedy} is at the bound");
     assert_eq!(slab, bound, "greedy {greedy}");
@@ -149,7 +152,6 @@ fn co_live(n: usize, seed: u64) -> Vec<Item> {
     let mut rng = Rng(seed);
     (0..n)
         .map(|_| Item {
-            name: "x",
             bytes: 1 + rng.below(65_536) as usize,
             align: 256,
             first: 1_000 - rng.below(900) as usize,
@@ -164,7 +166,11 @@ fn sixty_thousand_co_live_buffers_are_planned_within_a_second() {
     // after: 0.08 s (BENCHMARKS.md, dense plans).
     let items = co_live(60_000, 5);
     let start = std::time::Instant::now();
-    let (off, slab) = plan_with_budget("A", &items, 0, 0).unwrap();
+    let Plan {
+        offsets: off,
+        height: slab,
+        ..
+    } = plan_with_budget(&items, 0, 0).unwrap();
     let took = start.elapsed();
     // Against the same buffers each in a phase of its own (greedy through
     // buckets of time, n log n), in the same build: within ten times that.
@@ -178,7 +184,7 @@ fn sixty_thousand_co_live_buffers_are_planned_within_a_second() {
         })
         .collect();
     let start = std::time::Instant::now();
-    plan_with_budget("A", &apart, 0, 0).unwrap();
+    plan_with_budget(&apart, 0, 0).unwrap();
     let baseline = start.elapsed();
     assert!(
         took < baseline * 10 + std::time::Duration::from_millis(50),
@@ -188,7 +194,7 @@ fn sixty_thousand_co_live_buffers_are_planned_within_a_second() {
         assert!(took < std::time::Duration::from_secs(1), "{took:?}");
     }
     assert_sound(&items[..2_000], &off[..2_000], slab);
-    assert!(slab >= lower_bound("A", &items, 2_000, 256).unwrap());
+    assert!(slab >= lower_bound(&items, 2_000, 256).unwrap());
 }
 
 #[test]
@@ -200,7 +206,6 @@ fn a_dense_part_builds_no_model_of_every_pair() {
     let mut rng = Rng(3);
     let items: Vec<Item> = (0..8_000)
         .map(|_| Item {
-            name: "x",
             bytes: 1 + rng.below(65_536) as usize,
             align: 256,
             first: 0,
@@ -208,10 +213,10 @@ fn a_dense_part_builds_no_model_of_every_pair() {
         })
         .collect();
     let start = std::time::Instant::now();
-    let planned = plan_with_budget("A", &items, 0, 150_000).unwrap();
+    let planned = plan_with_budget(&items, 0, 150_000).unwrap();
     let took = start.elapsed();
     let start = std::time::Instant::now();
-    let greedy = plan_offsets("A", &items, 0).unwrap();
+    let greedy = plan_offsets(&items, 0).unwrap();
     let greedy_took = start.elapsed();
     assert_eq!(planned, greedy);
     // Greedy's own time, and the pairs counted: not 50 times greedy's.

@@ -5,7 +5,7 @@
 //! most 300 buffers) bounds the search's work, so a slow input is a finding.
 #![no_main]
 
-use arena_runtime::plan::{Item, lower_bound, plan_offsets, plan_with_budget, plan_within};
+use arena_runtime::plan::{Item, Plan, lower_bound, plan_offsets, plan_with_budget, plan_within};
 use libfuzzer_sys::fuzz_target;
 
 mod check;
@@ -22,7 +22,6 @@ fuzz_target!(|data: &[u8]| {
         .map(|c| {
             let first = (c[2] % 40) as usize;
             Item {
-                name: "x",
                 bytes: (u16::from_le_bytes([c[0], c[1]]) as usize) << scale,
                 align: 1 << (c[4] % 10),
                 // A few empty ranges (first > last) and ranges to the end.
@@ -35,22 +34,38 @@ fuzz_target!(|data: &[u8]| {
             }
         })
         .collect();
-    let (greedy_off, greedy) = plan_offsets("F", &items, 0).expect("sizes of at most 2^31 fit");
+    let Plan {
+        offsets: greedy_off,
+        height: greedy,
+        ..
+    } = plan_offsets(&items, 0).expect("sizes of at most 2^31 fit");
     check::plan_is_sound(&items, &greedy_off, greedy);
-    let (off, slab) = plan_with_budget("F", &items, 0, budget).unwrap();
+    let Plan {
+        offsets: off,
+        height: slab,
+        ..
+    } = plan_with_budget(&items, 0, budget).unwrap();
     check::plan_is_sound(&items, &off, slab);
     assert!(slab <= greedy, "the search {slab} above greedy {greedy}");
-    assert_eq!(plan_with_budget("F", &items, 0, budget).unwrap(), (off, slab));
-    let (within_off, within) = plan_within("F", &items, 0, budget, slab).unwrap();
+    let again = plan_with_budget(&items, 0, budget).unwrap();
+    assert_eq!((again.offsets, again.height), (off, slab));
+    let Plan {
+        offsets: within_off,
+        height: within,
+        ..
+    } = plan_within(&items, 0, budget, slab).unwrap();
     check::plan_is_sound(&items, &within_off, within);
     assert!(within <= greedy);
     let finite: Vec<Item> = items
         .iter()
-        .map(|it| Item { last: it.last.min(1_000), ..*it })
+        .map(|it| Item {
+            last: it.last.min(1_000),
+            ..*it
+        })
         .collect();
     let phases = finite.iter().map(|it| it.last + 1).max().unwrap_or(0);
     for align in [1, 256] {
-        let lower = lower_bound("F", &finite, phases, align).unwrap();
+        let lower = lower_bound(&finite, phases, align).unwrap();
         assert!(lower <= slab, "lower bound {lower} above the plan {slab}");
     }
 });

@@ -3,13 +3,15 @@
 //! independent overlap check, and its solution file read back.
 #![no_main]
 
-use arena_runtime::plan::{Problem, plan_with_budget};
+use arena_runtime::plan::{Plan, Problem, plan_with_budget};
 use libfuzzer_sys::fuzz_target;
 
 mod check;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
     let problem = match Problem::parse(text) {
         Ok(p) => p,
         Err(e) => {
@@ -22,7 +24,12 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     let items = problem.items(1);
-    let Ok((off, slab)) = plan_with_budget("problem", &items, 0, 1_000) else {
+    let Ok(Plan {
+        offsets: off,
+        height: slab,
+        ..
+    }) = plan_with_budget(&items, 0, 1_000)
+    else {
         // Only sizes whose sum leaves usize fail.
         let sum: u128 = problem.buffers.iter().map(|b| b.size as u128).sum();
         assert!(sum > usize::MAX as u128);
@@ -33,6 +40,9 @@ fuzz_target!(|data: &[u8]| {
     let back = Problem::parse(&problem.solution_csv(&off)).expect("a solution reads back");
     assert_eq!(back.buffers.len(), problem.buffers.len());
     for (a, b) in back.buffers.iter().zip(&problem.buffers) {
-        assert_eq!((&a.id, a.lower, a.upper, a.size), (&b.id, b.lower, b.upper, b.size));
+        assert_eq!(
+            (&a.id, a.lower, a.upper, a.size),
+            (&b.id, b.lower, b.upper, b.size)
+        );
     }
 });

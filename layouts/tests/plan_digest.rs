@@ -7,7 +7,7 @@
 //! `ARENA_BLESS=1 cargo test -p layouts --test plan_digest -- --nocapture`
 //! prints the new table.
 
-use arena::plan::{Item, Problem, plan_with_budget};
+use arena::plan::{Item, Plan, Problem, plan_with_budget};
 
 /// The default budget of `arena-plan`.
 const BUDGET: u64 = 150_000;
@@ -38,7 +38,6 @@ impl Rng {
 
 fn item(bytes: usize, align: usize, first: usize, last: usize) -> Item {
     Item {
-        name: "x",
         bytes,
         align,
         first,
@@ -156,8 +155,16 @@ fn every_plan_of_the_corpus_is_the_one_recorded() {
     let bless = std::env::var_os("ARENA_BLESS").is_some();
     let mut table = Vec::new();
     for (name, items) in corpus() {
-        let (off0, h0) = plan_with_budget("A", &items, 0, 0).unwrap();
-        let (off, h) = plan_with_budget("A", &items, 0, BUDGET).unwrap();
+        let Plan {
+            offsets: off0,
+            height: h0,
+            ..
+        } = plan_with_budget(&items, 0, 0).unwrap();
+        let Plan {
+            offsets: off,
+            height: h,
+            ..
+        } = plan_with_budget(&items, 0, BUDGET).unwrap();
         table.push((name, digest(&off0, h0), digest(&off, h)));
     }
     if bless {

@@ -23,7 +23,6 @@ pub fn items(n: usize) -> Vec<Item> {
                 _ => (0, 5),
             };
             Item {
-                name: "b",
                 bytes,
                 align: 256,
                 first,

@@ -4,8 +4,6 @@
 /// One buffer to place: its bytes, alignment and inclusive phase range.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Item {
-    /// The field, for errors.
-    pub name: &'static str,
     /// Bytes; 0 takes no space.
     pub bytes: usize,
     /// Alignment of its start (a power of two).
@@ -24,6 +22,25 @@ impl Item {
             && other.first <= self.last
             && self.first <= self.last
             && other.first <= other.last
+    }
+}
+
+/// A plan: each item's offset, in the order the items were given, and the
+/// height of the slab that holds them (the end of the highest item and its
+/// guard).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct Plan {
+    /// Each item's offset.
+    pub offsets: Vec<usize>,
+    /// The slab's bytes.
+    pub height: usize,
+}
+
+impl Plan {
+    /// A plan of `offsets` whose slab is `height` bytes.
+    pub(crate) fn new(offsets: Vec<usize>, height: usize) -> Self {
+        Plan { offsets, height }
     }
 }
 

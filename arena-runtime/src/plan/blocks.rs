@@ -22,7 +22,7 @@ struct Placed {
     first: usize,
     last: usize,
 }
-use crate::error::SizeError;
+use crate::error::PlanError;
 
 /// Buffers a block holds before it is split in two.
 const MOST: usize = 256;
@@ -159,21 +159,17 @@ impl Blocks {
 /// Greedy's placement of the buffers of `order` (sorted), as its walk over
 /// the placed buffers places them, through [`Blocks`]: the slab's bytes.
 pub(super) fn place_blocked(
-    arena: &'static str,
     items: &[Item],
     guard: usize,
     offsets: &mut [usize],
     order: &[u128],
-) -> Result<usize, SizeError> {
+) -> Result<usize, PlanError> {
     let mut placed = Blocks::default();
     let mut slab = 0usize;
     for &key in order {
         let i = (key & ((1 << 56) - 1)) as usize;
         let item = &items[i];
-        let overflow = || SizeError::SlabOverflow {
-            arena,
-            field: item.name,
-        };
+        let overflow = || PlanError::Overflow { item: i };
         let foot = item.bytes.checked_add(guard).ok_or_else(overflow)?;
         let (first, last) = (item.first, item.last);
         // An empty range meets no buffer: at 0, and not kept.

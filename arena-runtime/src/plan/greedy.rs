@@ -2,8 +2,8 @@
 //! placed buffers live with it, in a few orders, keeping the smallest plan
 //! ([`plan`]); and the busiest phase's bytes, what no plan goes below.
 
-use super::base::{Item, align_up, mix};
-use crate::error::SizeError;
+use super::base::{Item, Plan, align_up, mix};
+use crate::error::PlanError;
 
 /// A placed buffer as the planner scans them: its bytes with the guard after
 /// them, and its phases.
@@ -29,8 +29,8 @@ impl Placed {
 /// bytes after every non-empty buffer; returns the slab's bytes (the end of
 /// the last buffer and its guard). `order` and `placed` are scratch, each at
 /// least `items.len()` long. A slab past `usize::MAX` is a
-/// [`SizeError::SlabOverflow`] naming the buffer that did not fit; an
-/// alignment that is not a power of two is a [`SizeError::BadAlign`] naming
+/// [`PlanError::Overflow`] naming the buffer that did not fit; an
+/// alignment that is not a power of two is a [`PlanError::BadAlign`] naming
 /// its buffer.
 ///
 /// Greedy by size first. Where that plan is more than 1/64 above the
@@ -40,21 +40,19 @@ impl Placed {
 /// buffers one after the other where that is no larger. The same items give
 /// the same offsets every time.
 pub fn plan(
-    arena: &'static str,
     items: &[Item],
     guard: usize,
     offsets: &mut [usize],
     order: &mut [u128],
     placed: &mut [Placed],
-) -> Result<usize, SizeError> {
-    if let Some(bad) = items.iter().find(|it| !it.align.is_power_of_two()) {
-        return Err(SizeError::BadAlign {
-            arena,
-            field: bad.name,
-            align: bad.align,
+) -> Result<usize, PlanError> {
+    if let Some(item) = items.iter().position(|it| !it.align.is_power_of_two()) {
+        return Err(PlanError::BadAlign {
+            item,
+            align: items[item].align,
         });
     }
-    let mut slab = greedy(arena, items, guard, offsets, order, placed, Order::Size)?;
+    let mut slab = greedy(items, guard, offsets, order, placed, Order::Size)?;
     let Some(bound) = busiest(items, guard, order, placed) else {
         return Ok(keep_sequential(items, guard, offsets, slab));
     };
@@ -68,7 +66,7 @@ pub fn plan(
             break;
         }
         last = by;
-        if let Ok(other) = greedy(arena, items, guard, offsets, order, placed, by)
+        if let Ok(other) = greedy(items, guard, offsets, order, placed, by)
             && other < slab
         {
             (slab, best) = (other, by);
@@ -76,33 +74,26 @@ pub fn plan(
     }
     if last != best {
         // Deterministic: the best plan's offsets again.
-        slab = greedy(arena, items, guard, offsets, order, placed, best)?;
+        slab = greedy(items, guard, offsets, order, placed, best)?;
     }
     Ok(keep_sequential(items, guard, offsets, slab))
 }
 
-/// [`plan`] with its scratch on the heap: each item's offset and the slab's
-/// bytes.
-pub fn plan_offsets(
-    arena: &'static str,
-    items: &[Item],
-    guard: usize,
-) -> Result<(Vec<usize>, usize), SizeError> {
+/// Greedy in a few orders, the smallest plan kept (the derive's default path,
+/// there with its scratch on the stack): each item's offset and the slab's
+/// bytes, never above the items one after the other.
+pub fn plan_offsets(items: &[Item], guard: usize) -> Result<Plan, PlanError> {
     on_heap(items.len(), |offsets, order, placed| {
-        plan(arena, items, guard, offsets, order, placed)
+        plan(items, guard, offsets, order, placed)
     })
 }
 
 /// Greedy by size alone (no other orders): each item's offset and the
 /// slab's bytes. For a part of a problem whose whole was already planned in
 /// every order.
-pub(super) fn plan_by_size(
-    arena: &'static str,
-    items: &[Item],
-    guard: usize,
-) -> Result<(Vec<usize>, usize), SizeError> {
+pub(super) fn plan_by_size(items: &[Item], guard: usize) -> Result<Plan, PlanError> {
     on_heap(items.len(), |offsets, order, placed| {
-        greedy(arena, items, guard, offsets, order, placed, Order::Size)
+        greedy(items, guard, offsets, order, placed, Order::Size)
     })
 }
 
@@ -110,11 +101,11 @@ pub(super) fn plan_by_size(
 /// and the slab it returned.
 fn on_heap(
     n: usize,
-    place: impl FnOnce(&mut [usize], &mut [u128], &mut [Placed]) -> Result<usize, SizeError>,
-) -> Result<(Vec<usize>, usize), SizeError> {
+    place: impl FnOnce(&mut [usize], &mut [u128], &mut [Placed]) -> Result<usize, PlanError>,
+) -> Result<Plan, PlanError> {
     let (mut offsets, mut order, mut placed) = (vec![0; n], vec![0; n], vec![Placed::EMPTY; n]);
     let slab = place(&mut offsets, &mut order, &mut placed)?;
-    Ok((offsets, slab))
+    Ok(Plan::new(offsets, slab))
 }
 
 /// How many shuffled orders a plan far from its bound tries.
@@ -226,16 +217,14 @@ fn busiest_of_many(
 /// offset clear of the placed buffers whose range intersects its own.
 #[inline(always)]
 fn greedy(
-    arena: &'static str,
     items: &[Item],
     guard: usize,
     offsets: &mut [usize],
     order: &mut [u128],
     placed: &mut [Placed],
     by: Order,
-) -> Result<usize, SizeError> {
+) -> Result<usize, PlanError> {
     greedy_from(
-        arena,
         items,
         guard,
         (offsets, order, placed),
@@ -248,13 +237,12 @@ fn greedy(
 /// through blocks of placed buffers above `blocked`.
 #[inline(always)]
 fn greedy_from(
-    arena: &'static str,
     items: &[Item],
     guard: usize,
     (offsets, order, placed): (&mut [usize], &mut [u128], &mut [Placed]),
     by: Order,
     (bucketed, blocked): (usize, usize),
-) -> Result<usize, SizeError> {
+) -> Result<usize, PlanError> {
     // One integer per buffer, sorted ascending: the rank of its lifetime
     // (for `Order::Lifetime`), the size's complement, its index.
     let mut n = 0;
@@ -273,12 +261,12 @@ fn greedy_from(
     let order = &mut order[..n];
     order.sort_unstable();
     if n > bucketed
-        && let Some(slab) = place_bucketed(arena, items, guard, offsets, order)?
+        && let Some(slab) = place_bucketed(items, guard, offsets, order)?
     {
         return Ok(slab);
     }
     if n > blocked {
-        return super::blocks::place_blocked(arena, items, guard, offsets, order);
+        return super::blocks::place_blocked(items, guard, offsets, order);
     }
     let mut slab = 0usize;
     // The placed buffers, by offset: each new buffer scans them once, up to
@@ -287,10 +275,7 @@ fn greedy_from(
     for &key in order.iter() {
         let i = (key & ((1 << 56) - 1)) as usize;
         let item = &items[i];
-        let overflow = || SizeError::SlabOverflow {
-            arena,
-            field: item.name,
-        };
+        let overflow = || overflow(i);
         let foot = item.bytes.checked_add(guard).ok_or_else(overflow)?;
         let (first, last) = (item.first, item.last);
         let mut at = 0usize;
@@ -335,6 +320,14 @@ fn greedy_from(
     Ok(slab)
 }
 
+/// The error of item `item` whose plan passes `usize::MAX`: out of the
+/// placement's loop.
+#[cold]
+#[inline(never)]
+fn overflow(item: usize) -> PlanError {
+    PlanError::Overflow { item }
+}
+
 /// Above this many buffers the walk over the placed buffers goes through
 /// blocks that it can pass whole ([`super::blocks`]): the same offsets, and
 /// no longer quadratic where every buffer meets every other.
@@ -362,12 +355,11 @@ const CROWDED: usize = 8;
 /// takes the lowest gap that holds it, as the scan would (among buffers at
 /// the same offset the order does not change the gap).
 fn place_bucketed(
-    arena: &'static str,
     items: &[Item],
     guard: usize,
     offsets: &mut [usize],
     order: &[u128],
-) -> Result<Option<usize>, SizeError> {
+) -> Result<Option<usize>, PlanError> {
     let index = |key: u128| (key & ((1 << 56) - 1)) as usize;
     let live = order
         .iter()
@@ -405,10 +397,7 @@ fn place_bucketed(
     for (q, &key) in order.iter().enumerate() {
         let i = index(key);
         let item = &items[i];
-        let overflow = || SizeError::SlabOverflow {
-            arena,
-            field: item.name,
-        };
+        let overflow = || PlanError::Overflow { item: i };
         let foot = item.bytes.checked_add(guard).ok_or_else(overflow)?;
         let Some((a, b)) = spans[q] else {
             // Live in no phase: at 0, and in no bucket.

@@ -2,11 +2,10 @@
 //! bound against their definitions, the buckets against the scan.
 
 use super::*;
-use crate::plan::{lower_bound, plan_with_budget, plan_within};
+use crate::plan::{Plan, PlanError, lower_bound, plan_with_budget, plan_within};
 
 fn item(bytes: usize, first: usize, last: usize) -> Item {
     Item {
-        name: "x",
         bytes,
         align: 256,
         first,
@@ -15,18 +14,10 @@ fn item(bytes: usize, first: usize, last: usize) -> Item {
 }
 
 /// Greedy by size alone: the offsets and the slab.
-fn by_size(items: &[Item]) -> (Vec<usize>, Result<usize, SizeError>) {
+fn by_size(items: &[Item]) -> (Vec<usize>, Result<usize, PlanError>) {
     let n = items.len();
     let (mut off, mut order, mut placed) = (vec![0; n], vec![0; n], vec![Placed::EMPTY; n]);
-    let slab = greedy(
-        "A",
-        items,
-        0,
-        &mut off,
-        &mut order,
-        &mut placed,
-        Order::Size,
-    );
+    let slab = greedy(items, 0, &mut off, &mut order, &mut placed, Order::Size);
     (off, slab)
 }
 
@@ -35,7 +26,6 @@ fn unaligned(specs: &[(usize, usize, usize)]) -> Vec<Item> {
     specs
         .iter()
         .map(|&(bytes, first, last)| Item {
-            name: "x",
             bytes,
             align: 1,
             first,
@@ -60,7 +50,8 @@ fn assert_no_overlap(items: &[Item], off: &[usize]) {
 }
 
 fn run(items: &[Item], guard: usize) -> (Vec<usize>, usize) {
-    plan_offsets("A", items, guard).unwrap()
+    let plan = plan_offsets(items, guard).unwrap();
+    (plan.offsets, plan.height)
 }
 
 #[test]
@@ -83,10 +74,10 @@ fn disjoint_ranges_share_bytes() {
     assert_eq!(slab, 1024 + 4000);
     // The bound rounds every buffer up to the alignment but the one on
     // top: 4000 + 1000 rounded.
-    assert_eq!(lower_bound("A", &items, 4, 256).unwrap(), 4000 + 1024);
+    assert_eq!(lower_bound(&items, 4, 256).unwrap(), 4000 + 1024);
     // Two 10-byte buffers aligned to 256 in one phase: 266, the plan.
     let two = [item(10, 0, 0), item(10, 0, 0)];
-    assert_eq!(lower_bound("A", &two, 1, 256).unwrap(), 266);
+    assert_eq!(lower_bound(&two, 1, 256).unwrap(), 266);
     assert_eq!(run(&two, 0).1, 266);
 }
 
@@ -114,7 +105,7 @@ fn a_second_order_where_size_first_fragments() {
     assert_eq!(by_size(&items).1, Ok(280));
     let (off, slab) = run(&items, 0);
     assert_eq!(slab, 210);
-    assert_eq!(lower_bound("A", &items, 4, 1), Ok(210));
+    assert_eq!(lower_bound(&items, 4, 1), Ok(210));
     assert_no_overlap(&items, &off);
 }
 
@@ -142,8 +133,8 @@ fn guards_follow_every_buffer_and_overflow_is_an_error() {
     assert_eq!(off, [0, 256]);
     assert_eq!(slab, 256 + 164);
     let huge = [item(usize::MAX - 10, 0, 0), item(100, 0, 0)];
-    let e = plan_offsets("A", &huge, 0).unwrap_err();
-    assert!(matches!(e, SizeError::SlabOverflow { .. }), "{e}");
+    let e = plan_offsets(&huge, 0).unwrap_err();
+    assert!(matches!(e, PlanError::Overflow { .. }), "{e}");
 }
 
 #[test]
@@ -166,13 +157,13 @@ fn a_range_to_the_last_phase_plans_as_any_finite_range() {
         };
         let (open, finite) = (unaligned(&shape(last)), unaligned(&shape(5)));
         for budget in [0, 10, 10_000] {
-            let a = plan_with_budget("A", &open, 0, budget).unwrap();
-            assert_eq!(a, plan_with_budget("A", &finite, 0, budget).unwrap());
-            assert_no_overlap(&open, &a.0);
-            let b = plan_within("A", &open, 0, budget, 340).unwrap();
-            assert_eq!(b, plan_within("A", &finite, 0, budget, 340).unwrap());
+            let a = plan_with_budget(&open, 0, budget).unwrap();
+            assert_eq!(a, plan_with_budget(&finite, 0, budget).unwrap());
+            assert_no_overlap(&open, &a.offsets);
+            let b = plan_within(&open, 0, budget, 340).unwrap();
+            assert_eq!(b, plan_within(&finite, 0, budget, 340).unwrap());
         }
-        assert_eq!(plan_with_budget("A", &open, 0, 10_000).unwrap().1, 340);
+        assert_eq!(plan_with_budget(&open, 0, 10_000).unwrap().height, 340);
     }
     // All three at offset 0 was the wrap of `last + 1`.
     let all = unaligned(&[
@@ -180,7 +171,11 @@ fn a_range_to_the_last_phase_plans_as_any_finite_range() {
         (20, 5, usize::MAX),
         (30, 7, usize::MAX),
     ]);
-    let (off, slab) = plan_with_budget("A", &all, 0, 1000).unwrap();
+    let Plan {
+        offsets: off,
+        height: slab,
+        ..
+    } = plan_with_budget(&all, 0, 1000).unwrap();
     assert_no_overlap(&all, &off);
     assert_eq!(slab, 60);
 }
@@ -209,15 +204,15 @@ fn an_empty_range_beside_many_phases_is_planned_as_with_few() {
             .chain(unaligned(&late))
             .collect();
         let (a, b) = (
-            plan_with_budget("A", &many, 0, budget).unwrap(),
-            plan_with_budget("A", &few, 0, budget).unwrap(),
+            plan_with_budget(&many, 0, budget).unwrap(),
+            plan_with_budget(&few, 0, budget).unwrap(),
         );
         assert_eq!(a, b);
         assert_eq!(
-            plan_offsets("A", &many, 0).unwrap(),
-            plan_offsets("A", &few, 0).unwrap()
+            plan_offsets(&many, 0).unwrap(),
+            plan_offsets(&few, 0).unwrap()
         );
-        assert_eq!(a.0[0], 0, "live in no phase: beside nothing");
+        assert_eq!(a.offsets[0], 0, "live in no phase: beside nothing");
     }
 }
 
@@ -227,25 +222,18 @@ fn an_alignment_not_a_power_of_two_is_an_error_naming_the_buffer() {
         let items = [
             item(100, 0, 0),
             Item {
-                name: "odd",
                 bytes: 30,
                 align,
                 first: 0,
                 last: 1,
             },
         ];
-        let e = plan_offsets("A", &items, 0).unwrap_err();
-        assert_eq!(
-            e,
-            SizeError::BadAlign {
-                arena: "A",
-                field: "odd",
-                align
-            }
-        );
+        let e = plan_offsets(&items, 0).unwrap_err();
+        assert_eq!(e, PlanError::BadAlign { item: 1, align });
+        assert_eq!(e.item(), 1);
         assert_eq!(
             e.to_string(),
-            format!("`A.odd`: alignment {align} is not a power of two")
+            format!("item 1: alignment {align} is not a power of two")
         );
     }
 }
@@ -270,7 +258,6 @@ mod sweeps {
                     first + next(40)
                 };
                 Item {
-                    name: "x",
                     bytes: if next(8) == 0 { 0 } else { 1 + next(5_000) },
                     align: 256 << next(3),
                     first,
@@ -336,7 +323,7 @@ mod sweeps {
             let with_empty = random(seed, n, 300);
             for phases in [65, 200, 400] {
                 assert_eq!(
-                    lower_bound("A", &with_empty, phases, 256).unwrap(),
+                    lower_bound(&with_empty, phases, 256).unwrap(),
                     lower_naive(&with_empty, phases, 256),
                     "seed {seed}, {phases} phases"
                 );
@@ -353,7 +340,6 @@ mod bound_phases {
         // Alignments below the one asked for keep the phase-by-phase rule;
         // with `usize::MAX` phases it still ends at once.
         let item = |bytes, align, first, last| Item {
-            name: "x",
             bytes,
             align,
             first,
@@ -363,8 +349,8 @@ mod bound_phases {
             item(10, 1, 0, usize::MAX - 1),
             item(300, 512, 1 << 40, 1 << 41),
         ];
-        assert_eq!(lower_bound("A", &items, usize::MAX, 256).unwrap(), 10 + 300);
-        assert_eq!(lower_bound("A", &items, 1 << 40, 256).unwrap(), 10);
+        assert_eq!(lower_bound(&items, usize::MAX, 256).unwrap(), 10 + 300);
+        assert_eq!(lower_bound(&items, 1 << 40, 256).unwrap(), 10);
     }
 }
 
@@ -388,7 +374,6 @@ mod bucketed {
                     _ => next(if dense { 50 } else { 12 }),
                 };
                 Item {
-                    name: "x",
                     bytes: if next(16) == 0 { 0 } else { 1 + next(1 << 16) },
                     align: 1 << next(9),
                     first,
@@ -409,17 +394,10 @@ mod bucketed {
         guard: usize,
         by: Order,
         ways: (usize, usize),
-    ) -> (Vec<usize>, Result<usize, SizeError>) {
+    ) -> (Vec<usize>, Result<usize, PlanError>) {
         let n = items.len();
         let (mut off, mut order, mut placed) = (vec![0; n], vec![0; n], vec![Placed::EMPTY; n]);
-        let slab = greedy_from(
-            "A",
-            items,
-            guard,
-            (&mut off, &mut order, &mut placed),
-            by,
-            ways,
-        );
+        let slab = greedy_from(items, guard, (&mut off, &mut order, &mut placed), by, ways);
         (off, slab)
     }
 
@@ -438,7 +416,6 @@ mod bucketed {
             // The sparse ones go through the buckets (the dense ones may not).
             let (mut off, mut order, mut placed) = (vec![0; n], vec![0; n], vec![Placed::EMPTY; n]);
             greedy_from(
-                "A",
                 &items,
                 guard,
                 (&mut off, &mut order, &mut placed),
@@ -447,7 +424,7 @@ mod bucketed {
             )
             .unwrap();
             let m = items.iter().filter(|it| it.bytes > 0).count();
-            let bucketed = place_bucketed("A", &items, guard, &mut off, &order[..m]).unwrap();
+            let bucketed = place_bucketed(&items, guard, &mut off, &order[..m]).unwrap();
             assert!(seed.is_multiple_of(3) || bucketed.is_some(), "seed {seed}");
         }
     }
@@ -466,7 +443,6 @@ mod bucketed {
             .map(|_| {
                 let first = 1000 - next(900);
                 Item {
-                    name: "x",
                     bytes: 1 + next(1 << 12),
                     align: 1 << next(8),
                     first,

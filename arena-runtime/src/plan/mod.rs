@@ -24,11 +24,9 @@
 //! throughout are stacked apart first, so that the rest can fall apart. [`Problem`] reads and writes
 //! MiniMalloc's CSV form, what the `arena-plan` binary plans.
 
-use crate::error::SizeError;
-
 mod base;
 mod blocks;
-mod greedy;
+pub(crate) mod greedy;
 mod lns;
 mod parts;
 mod problem;
@@ -37,8 +35,10 @@ mod search;
 mod solve;
 mod time;
 
-pub use base::Item;
-pub use greedy::{Placed, plan, plan_offsets};
+pub use crate::error::PlanError;
+pub use base::{Item, Plan};
+pub use greedy::plan_offsets;
+pub(crate) use greedy::{Placed, plan};
 pub use problem::{Buffer, Problem, ProblemError};
 use solve::search_plan;
 pub use time::lower_bound;
@@ -94,22 +94,17 @@ pub use time::lower_bound;
 ///
 /// ```
 /// use arena_runtime::plan::{Item, plan_offsets, plan_with_budget};
-/// let item = |bytes, first, last| Item { name: "x", bytes, align: 1, first, last };
+/// let item = |bytes, first, last| Item { bytes, align: 1, first, last };
 /// // Greedy by size leaves a hole these five cannot share.
 /// let items = [item(50, 0, 2), item(40, 0, 1), item(60, 3, 3), item(70, 1, 1), item(80, 2, 3)];
-/// let (_, greedy) = plan_offsets("A", &items, 0).unwrap();
-/// let (offsets, slab) = plan_with_budget("A", &items, 0, 10_000).unwrap();
-/// assert!(slab <= greedy);
-/// assert_eq!(slab, 160); // the busiest phase: no plan is lower
-/// # let _ = offsets;
+/// let greedy = plan_offsets(&items, 0).unwrap();
+/// let plan = plan_with_budget(&items, 0, 10_000).unwrap();
+/// assert!(plan.height <= greedy.height);
+/// assert_eq!(plan.height, 160); // the busiest phase: no plan is lower
+/// assert_eq!(plan.offsets.len(), items.len());
 /// ```
-pub fn plan_with_budget(
-    arena: &'static str,
-    items: &[Item],
-    guard: usize,
-    budget: u64,
-) -> Result<(Vec<usize>, usize), SizeError> {
-    search_plan(arena, items, guard, budget, None, true).map(|(o, h, _)| (o, h))
+pub fn plan_with_budget(items: &[Item], guard: usize, budget: u64) -> Result<Plan, PlanError> {
+    search_plan(items, guard, budget, None, true).map(|s| s.plan)
 }
 
 /// [`plan_with_budget`] for a plan that must fit in `capacity` bytes: after
@@ -120,17 +115,16 @@ pub fn plan_with_budget(
 ///
 /// ```
 /// use arena_runtime::plan::{Item, plan_within};
-/// let item = |bytes, first, last| Item { name: "x", bytes, align: 1, first, last };
+/// let item = |bytes, first, last| Item { bytes, align: 1, first, last };
 /// let items = [item(50, 0, 2), item(40, 0, 1), item(60, 3, 3), item(70, 1, 1), item(80, 2, 3)];
-/// let (_, slab) = plan_within("A", &items, 0, 10_000, 200).unwrap();
-/// assert!(slab <= 200);
+/// let plan = plan_within(&items, 0, 10_000, 200).unwrap();
+/// assert!(plan.height <= 200);
 /// ```
 pub fn plan_within(
-    arena: &'static str,
     items: &[Item],
     guard: usize,
     budget: u64,
     capacity: usize,
-) -> Result<(Vec<usize>, usize), SizeError> {
-    search_plan(arena, items, guard, budget, Some(capacity), true).map(|(o, h, _)| (o, h))
+) -> Result<Plan, PlanError> {
+    search_plan(items, guard, budget, Some(capacity), true).map(|s| s.plan)
 }

@@ -150,7 +150,6 @@ impl Problem {
         self.buffers
             .iter()
             .map(|b| super::base::Item {
-                name: "",
                 bytes: b.size,
                 align,
                 first: b.lower as usize,
@@ -175,7 +174,7 @@ impl Problem {
         let items = self.compressed_items();
         let phases = items.iter().map(|i| i.last + 1).max().unwrap_or(0);
         // Past `usize::MAX` only if the sizes alone are: no plan fits then.
-        super::time::lower_bound("problem", &items, phases, 1).unwrap_or(usize::MAX)
+        super::time::lower_bound(&items, phases, 1).unwrap_or(usize::MAX)
     }
 
     /// The solution file: the header with `offset` added, then each buffer

@@ -1,6 +1,7 @@
 //! The search against an exhaustive optimum on small problems.
 
 use super::*;
+use crate::plan::Plan;
 
 /// The lowest height over every order of placing each buffer on the
 /// highest placed buffer live with it: the optimum (every plan pushed
@@ -117,16 +118,17 @@ fn finds_and_proves_the_optimum_of_small_problems() {
         let items: Vec<super::super::base::Item> = jobs
             .iter()
             .map(|j| super::super::base::Item {
-                name: "x",
                 bytes: j.foot,
                 align: j.align,
                 first: j.start,
                 last: j.end - 1,
             })
             .collect();
-        let (_, slab) = super::super::plan_with_budget("A", &items, 0, 1_000_000).unwrap();
+        let Plan { height: slab, .. } =
+            super::super::plan_with_budget(&items, 0, 1_000_000).unwrap();
         assert_eq!(slab, best, "case {case}: {jobs:?}");
-        let (_, slab) = super::super::plan_within("A", &items, 0, 1_000_000, best).unwrap();
+        let Plan { height: slab, .. } =
+            super::super::plan_within(&items, 0, 1_000_000, best).unwrap();
         assert_eq!(slab, best, "case {case}: {jobs:?}");
         let model = Model::new(&jobs, sections, Vec::new());
         for (order, branch) in ORDERS

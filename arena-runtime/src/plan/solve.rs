@@ -1,53 +1,68 @@
 //! The whole run: greedy, the buffers live throughout stacked apart, then
 //! the search over the problem's independent parts on a thread of its own.
 
-use super::base::{Item, align_up};
+use super::base::{Item, Plan, align_up};
 use super::greedy::{self, Placed, busiest, plan_offsets};
 use super::lns;
 use super::parts::{Parts, components, height, max_jobs, part_bound};
 use super::search;
 use super::time::{boundaries, boundary};
-use crate::error::SizeError;
+use crate::error::PlanError;
+
+/// A plan, and the nodes of the budget its search used.
+pub(super) struct Searched {
+    pub(super) plan: Plan,
+    pub(super) nodes: u64,
+}
+
+impl Searched {
+    fn new(offsets: Vec<usize>, height: usize, nodes: u64) -> Self {
+        Searched {
+            plan: Plan::new(offsets, height),
+            nodes,
+        }
+    }
+}
 
 /// Greedy, then the search, aiming at `target` where one is given (first
 /// with the buffers live throughout stacked apart, where `peel` allows and
-/// there are some): the plan, its height and the nodes used.
+/// there are some).
 pub(super) fn search_plan(
-    arena: &'static str,
     items: &[Item],
     guard: usize,
     mut budget: u64,
     target: Option<usize>,
     peel: bool,
-) -> Result<(Vec<usize>, usize, u64), SizeError> {
+) -> Result<Searched, PlanError> {
     // (The rest of a problem whose buffers live throughout are stacked
     // apart: its whole was planned in every order of greedy already.)
-    let (mut offsets, mut slab) = if peel {
-        plan_offsets(arena, items, guard)?
+    let Plan {
+        mut offsets,
+        height: mut slab,
+    } = if peel {
+        plan_offsets(items, guard)?
     } else {
-        greedy::plan_by_size(arena, items, guard)?
+        greedy::plan_by_size(items, guard)?
     };
     if budget == 0 {
-        return Ok((offsets, slab, 0));
+        return Ok(Searched::new(offsets, slab, 0));
     }
     let n = items.len();
     let Some(bound) = busiest(items, guard, &mut vec![0; n], &mut vec![Placed::EMPTY; n]) else {
-        return Ok((offsets, slab, 0));
+        return Ok(Searched::new(offsets, slab, 0));
     };
     if slab <= bound {
-        return Ok((offsets, slab, 0));
+        return Ok(Searched::new(offsets, slab, 0));
     }
     // First with the buffers live throughout stacked apart; where that is
     // not below greedy's plan, the search as a whole with the budget left.
     let mut peeled = 0;
-    if peel
-        && let Some((off, height, used)) = stack_throughout(arena, items, guard, budget, target)?
-    {
-        if height < slab {
-            return Ok((off, height, used));
+    if peel && let Some(stacked) = stack_throughout(items, guard, budget, target)? {
+        if stacked.plan.height < slab {
+            return Ok(stacked);
         }
-        peeled = used;
-        budget = budget.saturating_sub(used);
+        peeled = stacked.nodes;
+        budget = budget.saturating_sub(peeled);
     }
     // Time: the phase boundaries, compressed to the ones some buffer has.
     let times = boundaries(items.iter().filter(|it| it.bytes > 0));
@@ -86,7 +101,7 @@ pub(super) fn search_plan(
         .map(|p| parts[p].len().min(max_jobs(perfect[p]).max(lns::MOST)))
         .max();
     let Some(largest) = largest else {
-        return Ok((offsets, slab, peeled));
+        return Ok(Searched::new(offsets, slab, peeled));
     };
     let search = Parts {
         jobs: &jobs,
@@ -116,23 +131,22 @@ pub(super) fn search_plan(
             .max()
             .unwrap_or(0);
     }
-    Ok((offsets, slab, peeled + used))
+    Ok(Searched::new(offsets, slab, peeled + used))
 }
 
 /// The buffers live over the whole time of the problem, stacked from 0,
-/// and the others planned above them: the plan, its height and the nodes
-/// used, or `None` where no buffer, or every one, is live throughout. Each buffer live
+/// and the others planned above them, or `None` where no buffer, or every
+/// one, is live throughout. Each buffer live
 /// throughout meets every other, so in any plan its bytes are free at every
 /// phase: taking them out and stacking them at the bottom loses nothing
 /// (but alignment), and the rest may then fall apart into independent
 /// parts.
 fn stack_throughout(
-    arena: &'static str,
     items: &[Item],
     guard: usize,
     budget: u64,
     target: Option<usize>,
-) -> Result<Option<(Vec<usize>, usize, u64)>, SizeError> {
+) -> Result<Option<Searched>, PlanError> {
     let live = |it: &&Item| it.bytes > 0 && it.first <= it.last;
     let (Some(first), Some(last)) = (
         items.iter().filter(live).map(|it| it.first).min(),
@@ -152,11 +166,8 @@ fn stack_throughout(
     let mut offsets = vec![0usize; items.len()];
     let mut end = 0usize;
     for &k in &stacked {
-        let overflow = SizeError::SlabOverflow {
-            arena,
-            field: items[k].name,
-        };
-        let at = align_up(end, items[k].align).ok_or(overflow.clone())?;
+        let overflow = PlanError::Overflow { item: k };
+        let at = align_up(end, items[k].align).ok_or(overflow)?;
         offsets[k] = at;
         end = at
             .checked_add(items[k].bytes)
@@ -183,16 +194,16 @@ fn stack_throughout(
         return Ok(None);
     };
     let aim = target.map(|t| t.saturating_sub(base));
-    let (above, height, used) = search_plan(arena, &rest, guard, budget, aim, false)?;
-    let Some(height) = height.checked_add(base) else {
+    let above = search_plan(&rest, guard, budget, aim, false)?;
+    let Some(height) = above.plan.height.checked_add(base) else {
         return Ok(None);
     };
     for (k, it) in rest.iter().enumerate() {
         if it.bytes > 0 {
-            offsets[k] = above[k] + base;
+            offsets[k] = above.plan.offsets[k] + base;
         }
     }
-    Ok(Some((offsets, height.max(end), used)))
+    Ok(Some(Searched::new(offsets, height.max(end), above.nodes)))
 }
 
 /// The search thread's stack: a base, and room for the frames of each

@@ -1,7 +1,7 @@
 //! Time: the phase boundaries of a problem, and the lower bound of its height.
 
 use super::base::{Item, align_up};
-use crate::error::SizeError;
+use crate::error::PlanError;
 
 /// The distinct phase boundaries of `items` (each one's first phase and the
 /// phase after its last), ascending: between two of them, the same buffers
@@ -29,15 +29,10 @@ pub(super) fn boundary(times: &[u128], t: u128) -> usize {
 /// another takes at least its bytes rounded up; the topmost only its bytes.
 /// So the bound is at most every plan's slab: two 10-byte buffers aligned
 /// to 256 give 266, as the plan.
-pub fn lower_bound(
-    arena: &'static str,
-    items: &[Item],
-    phases: usize,
-    align: usize,
-) -> Result<usize, SizeError> {
+pub fn lower_bound(items: &[Item], phases: usize, align: usize) -> Result<usize, PlanError> {
     let unit = align.max(1);
     if phases > 64 && items.iter().all(|it| it.align >= unit) {
-        return lower_bound_sweep(arena, items, phases, unit);
+        return lower_bound_sweep(items, phases, unit);
     }
     // Between two boundaries (a first phase, the phase after a last) the
     // same buffers are live: each is one phase to look at, however many
@@ -52,15 +47,20 @@ pub fn lower_bound(
     at.dedup();
     let mut best = 0usize;
     for p in at {
-        let live = || items.iter().filter(|it| it.first <= p && p <= it.last);
-        let unit = live().map(|it| it.align).fold(align, usize::min).max(1);
+        let live = || {
+            items
+                .iter()
+                .enumerate()
+                .filter(|(_, it)| it.first <= p && p <= it.last)
+        };
+        let unit = live()
+            .map(|(_, it)| it.align)
+            .fold(align, usize::min)
+            .max(1);
         let (mut sum, mut slack) = (0usize, 0usize);
-        for it in live() {
-            let overflow = SizeError::SlabOverflow {
-                arena,
-                field: it.name,
-            };
-            let b = align_up(it.bytes, unit).ok_or(overflow.clone())?;
+        for (item, it) in live() {
+            let overflow = PlanError::Overflow { item };
+            let b = align_up(it.bytes, unit).ok_or(overflow)?;
             sum = sum.checked_add(b).ok_or(overflow)?;
             slack = slack.max(b - it.bytes);
         }
@@ -73,12 +73,7 @@ pub fn lower_bound(
 /// taking away those whose last phase is before it. The bound only falls
 /// when a buffer ends (its rounded bytes leave the sum, its padding at most
 /// the largest), so it is largest at some buffer's first phase.
-fn lower_bound_sweep(
-    arena: &'static str,
-    items: &[Item],
-    phases: usize,
-    unit: usize,
-) -> Result<usize, SizeError> {
+fn lower_bound_sweep(items: &[Item], phases: usize, unit: usize) -> Result<usize, PlanError> {
     let live = || {
         items
             .iter()
@@ -92,12 +87,7 @@ fn lower_bound_sweep(
     // The padding of each live buffer, counted: the largest is the top's.
     let mut slacks = std::collections::BTreeMap::<usize, usize>::new();
     let (mut sum, mut best, mut gone) = (0usize, 0usize, 0);
-    let rounded = |k: usize| {
-        align_up(items[k].bytes, unit).ok_or(SizeError::SlabOverflow {
-            arena,
-            field: items[k].name,
-        })
-    };
+    let rounded = |k: usize| align_up(items[k].bytes, unit).ok_or(PlanError::Overflow { item: k });
     for &(first, k) in &starts {
         while gone < ends.len() && ends[gone].0 < first {
             let j = ends[gone].1;
@@ -113,10 +103,7 @@ fn lower_bound_sweep(
             gone += 1;
         }
         let b = rounded(k)?;
-        sum = sum.checked_add(b).ok_or(SizeError::SlabOverflow {
-            arena,
-            field: items[k].name,
-        })?;
+        sum = sum.checked_add(b).ok_or(PlanError::Overflow { item: k })?;
         *slacks.entry(b - items[k].bytes).or_default() += 1;
         let top = slacks.keys().next_back().copied().unwrap_or(0);
         best = best.max(sum - top);

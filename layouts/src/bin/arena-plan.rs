@@ -5,8 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use arena::SizeError;
-use arena::plan::{Problem, plan_with_budget, plan_within};
+use arena::plan::{Plan, PlanError, Problem, plan_with_budget, plan_within};
 use clap::Parser;
 
 /// The search budget (nodes, work counted: `plan_with_budget`): on
@@ -68,27 +67,22 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     }
     let start = Instant::now();
-    let mut items = problem.items(cli.align);
-    // Each buffer named by its id, so that an error names it (the names
-    // live as long as the process).
-    for (it, b) in items.iter_mut().zip(&problem.buffers) {
-        it.name = Box::leak(b.id.clone().into_boxed_str());
-    }
+    let items = problem.items(cli.align);
     let planned = match cli.capacity {
-        Some(cap) => plan_within("problem", &items, 0, cli.budget, cap),
-        None => plan_with_budget("problem", &items, 0, cli.budget),
+        Some(cap) => plan_within(&items, 0, cli.budget, cap),
+        None => plan_with_budget(&items, 0, cli.budget),
     };
-    let (offsets, height) = match planned {
+    let Plan {
+        offsets, height, ..
+    } = match planned {
         Ok(p) => p,
-        Err(SizeError::SlabOverflow { field, .. }) => {
-            let line = problem
-                .buffers
-                .iter()
-                .find(|b| b.id == field)
-                .map(|b| b.line);
+        Err(PlanError::Overflow { item }) => {
+            // The planner names the item by index: the CSV's line and id.
+            let b = &problem.buffers[item];
             eprintln!(
-                "arena-plan: {input}: line {}, column `size`: buffer `{field}` does not fit: its end would pass usize::MAX ({}) with the buffers live with it",
-                line.unwrap_or(0),
+                "arena-plan: {input}: line {}, column `size`: buffer `{}` does not fit: its end would pass usize::MAX ({}) with the buffers live with it",
+                b.line,
+                b.id,
                 usize::MAX
             );
             return ExitCode::from(2);
