@@ -139,6 +139,8 @@ enum Order {
 /// number of phases: a difference array up to 64, else the sum at each
 /// buffer's first phase (the busiest phase is one of them). `None` only for
 /// an item whose range is empty.
+// Its own sweep, not `time::load`: the derive's default path, with no heap
+// (a fixed difference array, or the caller's scratch past 64 phases).
 pub(super) fn busiest(
     items: &[Item],
     guard: usize,
@@ -180,6 +182,7 @@ pub(super) fn busiest(
 /// buffers by first phase in `order`, by last phase in `placed`; a sweep adds
 /// each at its first phase and takes away those whose last phase is before
 /// it (the busiest phase is some buffer's first).
+// In the caller's scratch, for the same reason as `busiest`.
 fn busiest_of_many(
     items: &[Item],
     guard: usize,

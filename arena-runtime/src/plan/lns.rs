@@ -223,20 +223,13 @@ impl Hood {
                 ..*job(k)
             })
             .collect();
-        // The bytes to place in each section, by differences (wrapping: a
-        // section's sum fits, as the plan holds it).
-        let mut load = vec![0usize; sections + 1];
-        for j in &sub {
-            load[j.start] = load[j.start].wrapping_add(j.foot);
-            load[j.end] = load[j.end].wrapping_sub(j.foot);
-        }
+        // The bytes to place in each section.
+        let load = super::time::load(sections, sub.iter().map(|j| (j.start, j.end, j.foot)));
         let mut bound = 0;
-        let mut run = 0usize;
-        for s in 0..sections {
-            run = run.wrapping_add(load[s]);
+        for (&run, &under) in load.iter().zip(&base) {
             // (A section with nothing to place has no say.)
             if run > 0 {
-                bound = bound.max(run.saturating_add(base[s]));
+                bound = bound.max(run.saturating_add(under));
             }
         }
         let log = |x: usize| 64 - (x as u64).leading_zeros() as u64;

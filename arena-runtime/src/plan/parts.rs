@@ -135,33 +135,18 @@ pub(super) fn components(jobs: &[search::Job]) -> Vec<Vec<usize>> {
 /// The busiest section of a part (the bytes live in it), and whether every
 /// section of the part holds that much (a perfect packing at its bound).
 pub(super) fn part_bound(jobs: &[search::Job], part: &[usize]) -> (usize, bool) {
-    let mut events: Vec<(usize, bool, usize)> = part
-        .iter()
-        .flat_map(|&j| {
-            [
-                (jobs[j].start, true, jobs[j].foot),
-                (jobs[j].end, false, jobs[j].foot),
-            ]
-        })
-        .collect();
-    // Ends before starts at one boundary: `[start, end)`.
-    events.sort_unstable_by_key(|&(t, start, _)| (t, start));
-    let (mut live, mut most, mut least) = (0usize, 0usize, usize::MAX);
-    for (k, &(t, start, foot)) in events.iter().enumerate() {
-        if start {
-            live = live.saturating_add(foot);
-        } else {
-            live -= foot;
-        }
-        // The load from `t` to the next event, where time goes on.
-        if let Some(&(next, _, _)) = events.get(k + 1)
-            && next > t
-        {
-            most = most.max(live);
-            least = least.min(live);
-        }
+    // A part is a run of sections, every one with a job live in it.
+    let lo = part.iter().map(|&j| jobs[j].start).min().unwrap_or(0);
+    let hi = part.iter().map(|&j| jobs[j].end).max().unwrap_or(0);
+    let load = super::time::load(
+        hi - lo,
+        part.iter()
+            .map(|&j| (jobs[j].start - lo, jobs[j].end - lo, jobs[j].foot)),
+    );
+    match (load.iter().max(), load.iter().min()) {
+        (Some(&most), Some(&least)) => (most, least == most),
+        _ => (0, false),
     }
-    (most, least == most)
 }
 
 /// The most buffers of a part the search runs on: more for a perfect

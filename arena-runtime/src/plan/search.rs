@@ -159,12 +159,11 @@ impl<'j> Model<'j> {
             })
             .collect();
         let mut live = vec![Vec::new(); sections];
-        let mut load = vec![0usize; sections];
+        let load = super::time::load(sections, jobs.iter().map(|j| (j.start, j.end, j.foot)));
         let mut cuts = vec![0usize; sections];
         for (j, job) in jobs.iter().enumerate() {
-            for s in job.start..job.end {
-                live[s].push(j);
-                load[s] = load[s].saturating_add(job.foot);
+            for l in &mut live[job.start..job.end] {
+                l.push(j);
             }
             for c in &mut cuts[job.start..job.end.saturating_sub(1)] {
                 *c += 1;

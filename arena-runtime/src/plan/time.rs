@@ -1,4 +1,13 @@
-//! Time: the phase boundaries of a problem, and the lower bound of its height.
+//! Time: the phase boundaries of a problem compressed into sections, the
+//! load of a set of jobs over those sections, and the lower bound of a
+//! problem's height.
+//!
+//! The load is the planner's one sweep of the bytes live in each span of
+//! time. Its arithmetic wraps, and is exact wherever it is used: it runs on
+//! jobs a plan already holds side by side (greedy's, or a part of it), so
+//! no section's sum passes `usize::MAX`. The sweeps that run before any
+//! plan exists keep their own checked or scratch-only arithmetic, each with
+//! its reason: [`lower_bound`] here, and greedy's `busiest`.
 
 use super::base::{Item, align_up};
 use crate::error::PlanError;
@@ -21,6 +30,27 @@ pub(super) fn boundary(times: &[u128], t: u128) -> usize {
     times.binary_search(&t).unwrap_or(0)
 }
 
+/// The bytes live in each of `sections` sections, of jobs given as
+/// `(start, end, bytes)`, each live in sections `start..end`: one pass of
+/// differences, wrapping (exact: see the module's documentation).
+pub(super) fn load(
+    sections: usize,
+    jobs: impl IntoIterator<Item = (usize, usize, usize)>,
+) -> Vec<usize> {
+    let mut delta = vec![0usize; sections + 1];
+    for (start, end, bytes) in jobs {
+        delta[start] = delta[start].wrapping_add(bytes);
+        delta[end] = delta[end].wrapping_sub(bytes);
+    }
+    let mut live = 0usize;
+    delta.truncate(sections);
+    for d in &mut delta {
+        live = live.wrapping_add(*d);
+        *d = live;
+    }
+    delta
+}
+
 /// A height no placement goes below: the largest, over phases, of the sum
 /// of the live buffers' bytes, each rounded up to `align` but for the one
 /// that ends the phase's stack (the bound takes the one whose rounding is
@@ -29,6 +59,8 @@ pub(super) fn boundary(times: &[u128], t: u128) -> usize {
 /// another takes at least its bytes rounded up; the topmost only its bytes.
 /// So the bound is at most every plan's slab: two 10-byte buffers aligned
 /// to 256 give 266, as the plan.
+// Its own sweep, checked: it runs on an arena's sizes before any plan
+// exists, where a sum past `usize::MAX` is an error naming the item.
 pub fn lower_bound(items: &[Item], phases: usize, align: usize) -> Result<usize, PlanError> {
     let unit = align.max(1);
     if phases > 64 && items.iter().all(|it| it.align >= unit) {
@@ -73,6 +105,7 @@ pub fn lower_bound(items: &[Item], phases: usize, align: usize) -> Result<usize,
 /// taking away those whose last phase is before it. The bound only falls
 /// when a buffer ends (its rounded bytes leave the sum, its padding at most
 /// the largest), so it is largest at some buffer's first phase.
+// Checked, for the same reason as `lower_bound`.
 fn lower_bound_sweep(items: &[Item], phases: usize, unit: usize) -> Result<usize, PlanError> {
     let live = || {
         items
@@ -109,4 +142,36 @@ fn lower_bound_sweep(items: &[Item], phases: usize, unit: usize) -> Result<usize
         best = best.max(sum - top);
     }
     Ok(best)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_load_is_the_bytes_live_in_each_section() {
+        // Against a count section by section, on jobs of a fixed hash.
+        let mut seed = 7u64;
+        for case in 0..200 {
+            let sections = 1 + case % 17;
+            let jobs: Vec<(usize, usize, usize)> = (0..case % 23)
+                .map(|k| {
+                    seed = super::super::base::mix(seed, k as u64);
+                    let a = seed as usize % sections;
+                    let b = (seed >> 20) as usize % sections;
+                    (a.min(b), a.max(b) + 1, (seed >> 40) as usize % 1000)
+                })
+                .collect();
+            let want: Vec<usize> = (0..sections)
+                .map(|s| {
+                    jobs.iter()
+                        .filter(|&&(a, b, _)| a <= s && s < b)
+                        .map(|j| j.2)
+                        .sum()
+                })
+                .collect();
+            assert_eq!(load(sections, jobs.iter().copied()), want, "case {case}");
+        }
+        assert_eq!(load(0, []), Vec::<usize>::new());
+    }
 }
