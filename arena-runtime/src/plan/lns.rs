@@ -1,18 +1,9 @@
 //! Large-neighbourhood search: a part too large for the search of
 //! [`super::rounds`] gets its plan improved a neighbourhood at a time.
 //!
-//! A neighbourhood is the buffers whose tops are above a level, in the
-//! window of time around the plan's peak that they span themselves. Such a
-//! set is upward closed: a buffer above one of them is live with it, so its
-//! top is above the level and it lies in the window. So the buffers that
-//! stay are below the ones taken out wherever they meet, and each section's
-//! *base* (the highest top of the buffers that stay in it) is all a re-plan
-//! must respect: a re-planned buffer goes at or above the base of every
-//! section it is live in, so it meets none of them. The level is the lowest
-//! whose set holds at most a given size. Sets of 64 to [`MOST`] buffers are
-//! re-planned by the search, larger ones (up to 16,384) by greedy in a few
-//! orders. A re-plan is kept only where the peak falls; each failure
-//! doubles the size, and a success starts again at the smallest.
+//! The method (which buffers a neighbourhood takes, why its base is all a
+//! re-plan must respect, the sizes tried) is described in the planner's
+//! documentation ([`super`]).
 
 use super::search::{Job, MOST_PAIRS};
 

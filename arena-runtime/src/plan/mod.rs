@@ -1,28 +1,113 @@
-//! Offsets for an arena with declared lifetimes (`#[arena(phases(...))]`):
-//! two buffers share bytes only if their phase ranges are disjoint.
+//! Offsets for buffers with lifetimes: two buffers share bytes only if the
+//! phase ranges they are live in are disjoint. What an arena with
+//! `#[arena(phases(...))]` is planned with, and a library call for any
+//! static allocation problem.
 //!
-//! Greedy by size (Pisarchyk & Lee 2020, TensorFlow Lite's offset planner):
-//! the largest buffer first (ties in declaration order), each at the lowest
-//! aligned offset clear of every placed buffer whose range intersects its own;
-//! where that is measurably above the busiest phase's bytes, greedy again
-//! with the longest-lived buffers first, then in shuffled orders of fixed
-//! seeds, keeping the smallest; the buffers one after the other where that is
-//! no larger (so the plan never loses to no plan). Deterministic, and no
-//! heap allocation: the caller hands in the scratch ([`plan`]).
+//! # The calls
 //!
-//! For larger problems, [`plan_with_budget`] and [`plan_within`] search
-//! after greedy while the plan is above the busiest phase's bytes: a
-//! depth-first search over canonical plans in the manner of MiniMalloc
-//! (Moffitt, ASPLOS 2023): each buffer at its lowest offset, taken in order
-//! of offset, with section inference, dominance and decomposition (the
-//! search module's documentation has each rule), in rounds of doubling node
-//! limits over three tie-break orders. The independent parts of a problem
-//! (runs of time no buffer crosses) are searched apart. A perfect packing
-//! (every phase as full as the bound) is searched by corners instead, in
-//! many short runs of shuffled orders. A part too large for one search is
-//! improved a neighbourhood at a time (the `lns` module). Buffers live
-//! throughout are stacked apart first, so that the rest can fall apart. [`Problem`] reads and writes
-//! MiniMalloc's CSV form, what the `arena-plan` binary plans.
+//! - [`plan_offsets`]: greedy in a few orders; what an arena gets by
+//!   default (there with its scratch on the stack, no heap).
+//! - [`plan_with_budget`]: greedy, then a search for a lower plan within a
+//!   budget of nodes. [`plan_within`]: the same, stopping once the plan is
+//!   within a capacity.
+//! - [`lower_bound`]: a height no plan goes below.
+//! - [`Problem`]: MiniMalloc's CSV form, what the `arena-plan` binary plans.
+//!
+//! Each returns a [`Plan`] (each item's offset, the slab's height) or a
+//! [`PlanError`] naming an item by its index. Guarantees: deterministic
+//! (the budget counts work, never time, so the same items give the same
+//! offsets on every machine); never above [`plan_offsets`]'s plan, which is
+//! never above the items one after the other; a plan at the bound ends the
+//! search at once; a budget of 0 is [`plan_offsets`].
+//!
+//! # The method
+//!
+//! **Greedy** (Pisarchyk & Lee 2020, TensorFlow Lite's offset planner): the
+//! largest buffer first (ties in declaration order), each at the lowest
+//! aligned offset clear of every placed buffer live with it. Where that is
+//! more than 1/64 above the busiest phase's bytes, greedy again with the
+//! longest-lived buffers first; while still more than 1/32 above, up to 32
+//! shuffled orders of fixed seeds; the smallest plan is kept, or the buffers
+//! one after the other where that is no larger. Above 1,024 buffers the
+//! walk over the placed buffers passes whole blocks that cannot hold the
+//! new one, and above 2,048 it gathers them from buckets of time: the same
+//! offsets, without the quadratic walk.
+//!
+//! **Stacking apart.** Buffers live over the whole time meet every other,
+//! so their bytes are free at every phase of any plan: they are stacked at
+//! the bottom first and the rest planned above them, where the rest may
+//! fall apart into independent parts. That plan is kept where it is below
+//! greedy's; else the search runs on the whole with the budget left.
+//!
+//! **Parts.** Where no buffer crosses a phase boundary, the two sides share
+//! no byte: each part is searched on its own, the smaller first, the budget
+//! shared in proportion to their buffers (what one leaves going to the
+//! others), down to the highest part's bound.
+//!
+//! **The search** (in the manner of MiniMalloc, Moffitt, ASPLOS 2023)
+//! answers "is there a plan at or below this height?" depth first over
+//! canonical plans. Time is sections (the spans between distinct phase
+//! boundaries); only offsets are chosen.
+//!
+//! - *Canonical plans.* Every buffer sits at its lowest offset: 0 or the
+//!   top of a placed buffer it is live with (aligned up). Any plan can be
+//!   pushed down into such a form, so the search only chooses which buffer
+//!   comes next, in order of offset (ties in a fixed rank), never going
+//!   back below the last one placed.
+//! - *Section inference.* Each section's floor is at least the lowest
+//!   offset an unplaced buffer live there can take, and at least the last
+//!   offset placed; the floor plus the bytes still to place there must fit.
+//! - *Dominance.* A buffer whose lowest offset is at or above the top of
+//!   another unplaced buffer would leave a gap that one fits in: not tried.
+//!   A buffer with nothing unplaced live with it constrains nothing: if the
+//!   rest fails after it, no other choice at that node helps. Buffers of
+//!   equal interval, size and alignment are interchangeable: only the first
+//!   is tried.
+//! - *Decomposition.* Once no unplaced buffer crosses a section boundary,
+//!   the two sides are solved one after the other, each with its buffers
+//!   ranked afresh by the bytes left in it.
+//! - *Rounds.* The bound is asked first, then heights by bisection between
+//!   the lowest not ruled out and the best plan so far, in rounds whose
+//!   node limit doubles, over three tie-break orders (by lifetime, bytes ×
+//!   lifetime, the busiest section a buffer is live in).
+//! - *Corners*, for a perfect packing (every section exactly as full as the
+//!   bound, so no byte may be wasted): a node takes the lowest offset any
+//!   buffer can take and the earliest section where one can, and tries each
+//!   buffer that starts there, then none (each barred from that offset until
+//!   its lowest offset rises); every run of sections at that offset is
+//!   checked to be coverable end to end. In 32 short runs a round, of
+//!   shuffled orders and Luby's lengths: such a plan is found by a short
+//!   run or hardly at all.
+//!
+//! **Neighbourhoods.** A part of more than 2,048 non-empty buffers (8,192
+//! for a perfect packing) is too large for one search (its depth is the
+//! number of buffers, and a node scans the part). Its plan is improved a
+//! neighbourhood at a time: the buffers whose tops are above a level, in
+//! the window of time around the plan's peak that they span themselves. Such
+//! a set is upward closed (a buffer above one of them is live with it), so
+//! each section's base, the highest top of the buffers that stay, is all a
+//! re-plan must respect. Sets of 64 to 2,048 buffers are re-planned by the
+//! search, larger ones (up to 16,384) by greedy in several orders; a
+//! re-plan is kept only where the peak falls, each failure doubles the
+//! set, and a success starts again at the smallest. A part whose buffers
+//! meet in more than 4 Mi pairs builds no search model.
+//!
+//! **The budget.** A node is one candidate examined; every 16,384
+//! elementary steps done for it in the search (jobs scanned, sections
+//! updated, floors raised, parts ranked) count as one node more, and so do
+//! every 8,192 steps outside it (the neighbourhoods' scans, greedy's
+//! placements of a neighbourhood). So the budget bounds the time on any
+//! problem, in proportion. The figures (nodes a second, heights against
+//! the bound, time against budget) are in the repository's BENCHMARKS.md.
+//!
+//! # The files
+//!
+//! Bottom up, each using only those above it: `base` (the [`Item`], the
+//! alignment arithmetic, the hash of the shuffled orders), `time` (sections,
+//! the load of a set of jobs, the lower bound), `greedy` with `blocks`,
+//! `search` (its model, the offset search, `search/corner` and
+//! `search/place`), `rounds`, `lns` (the neighbourhoods), `parts`, `solve`
+//! (the whole run), `problem`; this module holds only the public calls.
 
 mod base;
 mod blocks;
@@ -44,53 +129,10 @@ use solve::search_plan;
 pub use time::lower_bound;
 
 /// [`plan_offsets`], then, while the plan is above the busiest phase's
-/// bytes and `budget` nodes remain, a search for a lower one. The search
-/// answers "is there a plan at or below this height?" by a depth-first
-/// search over canonical plans (MiniMalloc's rules: each buffer at 0 or on
-/// a buffer live with it, placed in order of offset; the bytes still to
-/// place in each span of time must fit above its floor; no buffer placed
-/// above the top of another; independent spans of time solved apart). It
-/// asks first at the bound, then by bisection between the lowest height not
-/// ruled out and the best plan so far, in rounds whose node limit doubles,
-/// with three tie-break orders (by lifetime, bytes x lifetime and the
-/// busiest time a buffer is live in) in turn. Where no buffer crosses a
-/// phase boundary the two sides are independent parts, each searched on
-/// its own (the smaller first; the budget shared in proportion to their
-/// buffers, what one leaves going to the others) down to the highest
-/// part's bound. A part whose every phase is exactly as full as the bound
-/// (a perfect packing, where no byte may be wasted) is asked at the bound
-/// by the corner search: the lowest free offset and the earliest phase
-/// there, one of the buffers that can start there or none; in 32 short runs
-/// a round, of shuffled orders and Luby's lengths, since such a plan is
-/// found by a short run or hardly at all.
-///
-/// Deterministic: the budget counts the search's work, never time, so the
-/// same items give the same offsets on every machine. A node is one
-/// candidate examined, and every 16,384 elementary steps done for it (jobs
-/// scanned, sections updated, floors raised, parts ranked) count as one
-/// node more: the budget bounds the time on any problem (BENCHMARKS.md:
-/// at least 35,000 nodes a second on 2,048 buffers that all meet, where
-/// uncounted work made a node cost up to 6 ms). Never above
-/// [`plan_offsets`]'s plan; a plan at the bound ends the search at once. A
-/// budget of 0 is [`plan_offsets`].
-///
-/// Buffers live over the whole time of the problem meet every other, so
-/// their bytes are free at every phase of any plan: they are stacked apart
-/// at the bottom first and the rest planned above them, where the rest may
-/// fall apart into independent parts (a small buffer live throughout no
-/// longer ties every phase together). That plan is kept where it is below
-/// greedy's; else the search runs on the whole with the budget left.
-///
-/// A part of more than 2,048 non-empty buffers (8,192 for a perfect
-/// packing) is too large for one search (its depth is the number of
-/// buffers, and a node scans the part's buffers): its plan is improved a
-/// neighbourhood at a time instead. The buffers with the highest tops in a
-/// window of time around the plan's peak (upward closed: every buffer above
-/// one of them is one of them) are re-planned above the rest, by the search
-/// for 64 to 2,048 buffers and by greedy in several orders for up to 16,384;
-/// a re-plan is kept only where the peak falls, and each failure doubles the
-/// neighbourhood. The scans of the part count against the budget too, so
-/// the time stays in proportion to it at any size.
+/// bytes and `budget` nodes remain, a search for a lower one (the module's
+/// documentation has the method and what a node is). `guard` bytes follow
+/// every non-empty item. Deterministic; never above [`plan_offsets`]'s
+/// plan; a budget of 0 is [`plan_offsets`].
 ///
 /// ```
 /// use arena_runtime::plan::{Item, plan_offsets, plan_with_budget};

@@ -1,37 +1,9 @@
 //! The search after greedy: is there a plan at or below a height `cap`?
 //!
-//! Time is what the phases are here: a buffer is live over a fixed interval
-//! of *sections* (the spans between distinct phase boundaries) and only its
-//! offset is chosen. The search follows the ideas of MiniMalloc (Moffitt,
-//! ASPLOS 2023); the code is this module's own:
-//!
-//! - **Canonical plans.** Every buffer sits at its lowest offset: 0 or the
-//!   top of a placed buffer it is live with (aligned up). Any plan can be
-//!   pushed down into such a form, so the search only chooses *which*
-//!   buffer comes next, and takes them in order of offset (ties in a fixed
-//!   rank), never going back below the last one placed.
-//! - **Section inference.** Every unplaced buffer lies at or above its
-//!   lowest offset, so each section's floor is at least the lowest such
-//!   offset among the buffers live there, and at least the last offset
-//!   placed; the floor plus the bytes still to place there must fit.
-//! - **Dominance.** A buffer whose lowest offset is at or above the top of
-//!   another unplaced buffer would leave a gap that buffer fits in: not
-//!   tried. A buffer with nothing unplaced live with it constrains nothing,
-//!   so if the rest fails after it, no other choice at that node helps.
-//! - **Decomposition.** Once no unplaced buffer crosses a section boundary,
-//!   the two sides are independent problems, solved one after the other,
-//!   each with its buffers ranked afresh by the bytes left in it (the rule
-//!   that solves MiniMalloc's problem E here: BENCHMARKS.md).
-//! - Buffers of equal interval, size and alignment are interchangeable:
-//!   only the first at each node is tried.
-//! - **Corners** ([`Branch::Corner`], for perfect packings): a node takes
-//!   the lowest offset any buffer can take and the earliest section where
-//!   one can, and tries each buffer that starts there, then none of them
-//!   (each barred from that offset until its lowest offset rises; the
-//!   section's floor rises past the gap). Buffers at one offset are so
-//!   placed in order of time, and a node branches over one corner's
-//!   buffers, not over every buffer at the lowest offsets. Where no byte
-//!   may be wasted, "none" fails at once.
+//! The rules (canonical plans, section inference, dominance,
+//! decomposition, corners) are described once, in the planner's
+//! documentation ([`super`]); this module holds the problem's model, the
+//! offset search and its state.
 //!
 //! Deterministic: the search counts nodes, not time, and its order depends
 //! only on the items and the [`Order`].
