@@ -351,3 +351,61 @@ fn a_nested_step_past_its_reservation_is_refused_with_and_without_phases() {
         "{e:?}"
     );
 }
+
+/// Every error of a chain, from `e` down its `source()`s.
+fn chain(e: &dyn std::error::Error) -> Vec<String> {
+    let mut out = vec![e.to_string()];
+    let mut at = e.source();
+    while let Some(s) = at {
+        out.push(s.to_string());
+        at = s.source();
+    }
+    out
+}
+
+#[test]
+fn a_wrapped_error_is_the_source_down_to_its_root() {
+    let floats = |m| Floats::try_from_config_with(&Levers::new(), m).unwrap();
+    let mut slab = HostSlab::new(floats(8)).unwrap();
+    let mut step = floats(4);
+    step.q = 6;
+    let e = slab
+        .views_for(&step)
+        .err()
+        .expect("6 bytes of f32 are refused");
+    // StepError::Carve -> CarveError::Size -> SizeError, the root.
+    let message = "`Floats.q`: 6 bytes is not a whole number of 4-byte elements";
+    assert_eq!(chain(&e), [message; 3]);
+    let carve = std::error::Error::source(&e).expect("the carve error");
+    assert!(carve.downcast_ref::<CarveError>().is_some());
+    let size = carve.source().expect("the size error");
+    assert_eq!(
+        size.downcast_ref::<SizeError>(),
+        Some(&SizeError::NotWholeElements {
+            arena: "Floats",
+            field: "q",
+            bytes: 6,
+            elem_bytes: 4,
+        })
+    );
+    assert!(size.source().is_none());
+}
+
+#[test]
+fn a_step_error_goes_to_a_carve_error_and_back_unchanged() {
+    let flat = |m| Flat::try_from_config_with(&Levers::new(), m).unwrap();
+    let mut slab = HostSlab::new(flat(32)).unwrap();
+    let mut step = flat(8);
+    step.n.bytes = slab.arena().n.bytes + 1;
+    let too_large = slab.views_for(&step).err().expect("past its reservation");
+    assert!(matches!(too_large, StepError::TooLarge { .. }));
+    let carve = CarveError::from(too_large.clone());
+    // The same message, and nothing lost on the way back.
+    assert_eq!(carve.to_string(), too_large.to_string());
+    assert_eq!(StepError::from(carve), too_large);
+    let wrapped = StepError::Carve(CarveError::Size(SizeError::SlabOverflow {
+        arena: "Flat",
+        field: "w",
+    }));
+    assert_eq!(StepError::from(CarveError::from(wrapped.clone())), wrapped);
+}

@@ -16,6 +16,7 @@ pub use cudarc;
 
 /// Why a device arena could not be made or checked.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum DeviceError {
     /// No CUDA driver library (`libcuda`) on this machine.
     NoDriver,
@@ -50,7 +51,18 @@ impl std::fmt::Display for DeviceError {
     }
 }
 
-impl std::error::Error for DeviceError {}
+/// `source()`: the driver's error, or the size or carve error wrapped (whose
+/// message is the wrapper's own).
+impl std::error::Error for DeviceError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            DeviceError::Driver(e) => Some(e),
+            DeviceError::Size(e) => Some(e),
+            DeviceError::Carve(e) => Some(e),
+            DeviceError::NoDriver | DeviceError::Alignment { .. } => None,
+        }
+    }
+}
 
 impl From<DriverError> for DeviceError {
     fn from(e: DriverError) -> Self {

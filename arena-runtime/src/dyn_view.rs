@@ -58,6 +58,7 @@ pub struct DynView<'a, M: Memory = Host> {
 /// user `impl Elem`): names the arena, the buffer, its dtype and the type
 /// asked for. Nothing changes: the slab and its other views stay usable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct DTypeError {
     /// The derived struct.
     pub arena: &'static str,

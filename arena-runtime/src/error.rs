@@ -4,6 +4,7 @@ use std::fmt;
 
 /// What went wrong inside one formula evaluation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Fault {
     /// `+` or `*` (or a rounding built-in) went past `usize::MAX`.
     Overflow,
@@ -31,6 +32,7 @@ impl fmt::Display for Fault {
 
 /// Why an arena could not be sized.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum SizeError {
     /// A formula (of a buffer, a `let`, a condition or an argument) failed.
     Formula {
@@ -233,6 +235,7 @@ impl std::error::Error for PlanError {}
 
 /// Why a region of memory could not be carved into an arena's views.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum CarveError {
     /// The region is shorter than the slab.
     TooShort {
@@ -285,6 +288,19 @@ pub enum CarveError {
         /// The driver's error.
         message: String,
     },
+    /// A step's buffer is larger than its reservation: [`StepError::TooLarge`]
+    /// where a carve's error is asked for (the same message, and back to
+    /// it through `From`).
+    StepTooLarge {
+        /// The derived struct the buffer belongs to.
+        arena: &'static str,
+        /// The buffer.
+        buffer: &'static str,
+        /// The bytes the step needs.
+        step_bytes: usize,
+        /// The bytes the slab reserves for it.
+        reserved_bytes: usize,
+    },
 }
 
 impl fmt::Display for CarveError {
@@ -325,11 +341,39 @@ impl fmt::Display for CarveError {
                 f,
                 "`{arena}.{field}`: the device could not fill it: {message}"
             ),
+            CarveError::StepTooLarge {
+                arena,
+                buffer,
+                step_bytes,
+                reserved_bytes,
+            } => step_too_large(f, arena, buffer, *step_bytes, *reserved_bytes),
         }
     }
 }
 
-impl std::error::Error for CarveError {}
+/// The message of a step's buffer larger than its reservation.
+fn step_too_large(
+    f: &mut fmt::Formatter<'_>,
+    arena: &str,
+    buffer: &str,
+    step_bytes: usize,
+    reserved_bytes: usize,
+) -> fmt::Result {
+    write!(
+        f,
+        "`{arena}.{buffer}`: the step needs {step_bytes} bytes, the slab reserves {reserved_bytes}"
+    )
+}
+
+/// Its message is the wrapped error's; `source()` is that error itself.
+impl std::error::Error for CarveError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            CarveError::Size(e) => Some(e),
+            _ => None,
+        }
+    }
+}
 
 impl From<SizeError> for CarveError {
     fn from(e: SizeError) -> Self {
@@ -339,6 +383,7 @@ impl From<SizeError> for CarveError {
 
 /// Why a step's views could not be carved from a reserved slab.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum StepError {
     /// A buffer of the step is larger than its reservation.
     TooLarge {
@@ -363,20 +408,39 @@ impl fmt::Display for StepError {
                 buffer,
                 step_bytes,
                 reserved_bytes,
-            } => write!(
-                f,
-                "`{arena}.{buffer}`: the step needs {step_bytes} bytes, the slab reserves {reserved_bytes}"
-            ),
+            } => step_too_large(f, arena, buffer, *step_bytes, *reserved_bytes),
             StepError::Carve(e) => e.fmt(f),
         }
     }
 }
 
-impl std::error::Error for StepError {}
+/// A wrapped carve error's message is its own; `source()` is that error.
+impl std::error::Error for StepError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            StepError::Carve(e) => Some(e),
+            StepError::TooLarge { .. } => None,
+        }
+    }
+}
 
 impl From<CarveError> for StepError {
+    /// [`CarveError::StepTooLarge`] is [`StepError::TooLarge`] again.
     fn from(e: CarveError) -> Self {
-        StepError::Carve(e)
+        match e {
+            CarveError::StepTooLarge {
+                arena,
+                buffer,
+                step_bytes,
+                reserved_bytes,
+            } => StepError::TooLarge {
+                arena,
+                buffer,
+                step_bytes,
+                reserved_bytes,
+            },
+            e => StepError::Carve(e),
+        }
     }
 }
 
@@ -388,7 +452,7 @@ impl From<SizeError> for StepError {
 
 impl From<StepError> for CarveError {
     /// A step no larger than its reservation fails only as a carve does; a
-    /// larger one reads as a region too short for it.
+    /// larger one is [`CarveError::StepTooLarge`], nothing lost.
     fn from(e: StepError) -> Self {
         match e {
             StepError::Carve(c) => c,
@@ -397,11 +461,11 @@ impl From<StepError> for CarveError {
                 buffer,
                 step_bytes,
                 reserved_bytes,
-            } => CarveError::TooShort {
+            } => CarveError::StepTooLarge {
                 arena,
-                field: buffer,
-                needed: step_bytes,
-                available: reserved_bytes,
+                buffer,
+                step_bytes,
+                reserved_bytes,
             },
         }
     }

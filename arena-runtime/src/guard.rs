@@ -65,6 +65,7 @@ impl GuardLog {
 
 /// Buffers whose guard gap was overwritten.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct GuardError {
     /// The derived struct.
     pub arena: &'static str,

@@ -30,6 +30,7 @@ pub struct Problem {
 /// Why a problem file could not be read: the line (1-based), the column
 /// where there is one, and what was wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ProblemError {
     /// 1-based line.
     pub line: usize,
