@@ -106,7 +106,7 @@ fn typed_views_where_the_type_is_the_dtype_an_error_naming_both_where_not() {
         asked,
         size,
         ..
-    } = e.clone();
+    } = e;
     assert_eq!(
         (arena, buffer, dtype, asked, size),
         ("Fwd", "qkv", DType::BF16, DType::F32, 4)
