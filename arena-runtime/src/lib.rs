@@ -1,6 +1,37 @@
 //! The runtime behind `#[derive(Arena)]`: checked arithmetic, layout, levers,
 //! errors and host carving. Generated code calls into this crate; users reach
 //! it through the `arena` facade.
+//!
+//! # What is public
+//!
+//! What a user names, and all of it: every item below is a promise of the
+//! release. What only generated code names lives under `__private` (not
+//! public API); the rest is `pub(crate)`. A test (`surface_tests.rs`) reads
+//! the `pub` lines of this crate's root and public modules and fails when
+//! an item is added or removed without this list changing.
+//!
+//! ```text
+//! Arena Region Carving HostSlab Layout Placement FlatBuffer BufferInfo FieldKind
+//! DType Elem UnknownDType DynBytes DynView DTypeError
+//! SizeError CarveError StepError Fault GuardError GUARD_BYTE
+//! Levers LeverInfo bool_lever parsed_lever
+//! Memory Host Carver Cursor region_align
+//! bf16 f16 E8M0 F4E2M1x2 F8E4M3 F8E5M2 bytemuck
+//! plan plan::Item plan::Plan plan::PlanError plan::plan_offsets plan::plan_with_budget
+//! plan::plan_within plan::lower_bound plan::Problem plan::Buffer plan::ProblemError
+//! fit fit::largest fit::largest_with fit::frontier fit::Fit fit::FitError fit::Growth
+//! fit::Method fit::Options fit::Point
+//! checked checked::Checked checked::n checked::int checked::ceil16 checked::next_pow2
+//! checked::div_ceil checked::round_up checked::max checked::min checked::clamp
+//! checked::Sizing checked::sized checked::with_shapes checked::or_panic checked::Wide
+//! checked::wide
+//! device device::DeviceSlab device::DeviceBytes device::Device device::DeviceError
+//! device::open device::driver_present device::cudarc
+//! ```
+//!
+//! Still to move out of this list (plumbing that only generated code or
+//! one tool uses): `checked::{Sizing, sized, with_shapes, or_panic, Wide,
+//! wide}`, `Cursor`, `Carver`, `bool_lever`, `parsed_lever`, `region_align`.
 
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -59,3 +90,6 @@ pub use bytemuck;
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;
+
+#[cfg(test)]
+mod surface_tests;
