@@ -214,7 +214,7 @@ impl<'j> Model<'j> {
             candidates: Vec::new(),
             reach: vec![false; self.sections + 1],
             barred: vec![usize::MAX; self.jobs.len()],
-            bar_undo: Vec::new(),
+            bars: Trail::default(),
             min_off: self.start_off.clone(),
             placed: vec![false; self.jobs.len()],
             solution: vec![0; self.jobs.len()],
@@ -227,8 +227,8 @@ impl<'j> Model<'j> {
                 .iter()
                 .map(|l| l.first().copied().unwrap_or(0))
                 .collect(),
-            off_undo: Vec::new(),
-            floor_undo: Vec::new(),
+            offs: Trail::default(),
+            floors: Trail::default(),
         };
         let whole = Part {
             lo: 0,
@@ -381,8 +381,8 @@ struct Search<'m, 'j> {
     /// (`usize::MAX`: none); it can be placed once its lowest offset rises
     /// above it.
     barred: Vec<usize>,
-    /// Undo log of `barred`: (job, old value).
-    bar_undo: Vec<(usize, usize)>,
+    /// The undo trail of `barred`.
+    bars: Trail,
     /// The candidates of the [`Branch::Offset`] nodes on the path, each
     /// node's after its parent's: (offset, rank, job).
     candidates: Vec<(usize, usize, usize)>,
@@ -403,9 +403,9 @@ struct Search<'m, 'j> {
     affected: Vec<usize>,
     /// For each section, a job last found at its floor (any job at first).
     witness: Vec<usize>,
-    /// Undo logs: (job, old lowest offset), (section, old floor).
-    off_undo: Vec<(usize, usize)>,
-    floor_undo: Vec<(usize, usize)>,
+    /// The undo trails of `min_off` and `floor`.
+    offs: Trail,
+    floors: Trail,
 }
 
 impl Search<'_, '_> {
@@ -568,6 +568,9 @@ impl Search<'_, '_> {
 
 mod corner;
 mod place;
+mod trail;
+
+use trail::Trail;
 
 #[cfg(test)]
 #[path = "search_tests.rs"]

@@ -90,10 +90,9 @@ impl Search<'_, '_> {
         // None of them at `h`: barred from it, and section `s` has a gap
         // there, so its floor rises to the lowest offset a job left in it
         // can still take.
-        let bar_mark = self.bar_undo.len();
+        let bar_mark = self.bars.mark();
         for &(_, j) in &here {
-            self.bar_undo.push((j, self.barred[j]));
-            self.barred[j] = h;
+            self.bars.set(&mut self.barred, j, h);
         }
         let mut lowest = usize::MAX;
         for &o in &m.live[s] {
@@ -104,7 +103,7 @@ impl Search<'_, '_> {
             }
         }
         self.charge(m.live[s].len() + here.len());
-        let floor_mark = self.floor_undo.len();
+        let floor_mark = self.floors.mark();
         let outcome = if lowest != usize::MAX
             && lowest > self.floor[s]
             && lowest.saturating_add(self.total[s]) > self.cap
@@ -112,21 +111,12 @@ impl Search<'_, '_> {
             Outcome::NotFound
         } else {
             if lowest != usize::MAX && lowest > self.floor[s] {
-                self.floor_undo.push((s, self.floor[s]));
-                self.floor[s] = lowest;
+                self.floors.set(&mut self.floor, s, lowest);
             }
             self.corner(part)
         };
-        while self.floor_undo.len() > floor_mark {
-            if let Some((s, old)) = self.floor_undo.pop() {
-                self.floor[s] = old;
-            }
-        }
-        while self.bar_undo.len() > bar_mark {
-            if let Some((j, old)) = self.bar_undo.pop() {
-                self.barred[j] = old;
-            }
-        }
+        self.floors.undo(&mut self.floor, floor_mark);
+        self.bars.undo(&mut self.barred, bar_mark);
         outcome
     }
 

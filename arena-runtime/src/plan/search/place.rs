@@ -38,8 +38,8 @@ impl Search<'_, '_> {
         // scan needs no test of `placed`; restored when it is taken back.
         let own = core::mem::replace(&mut self.min_off[j], usize::MAX);
         self.solution[j] = off;
-        let off_mark = self.off_undo.len();
-        let floor_mark = self.floor_undo.len();
+        let off_mark = self.offs.mark();
+        let floor_mark = self.floors.mark();
         let affected_mark = self.affected.len();
         let mut hat = false;
         for &o in &m.overlaps[j] {
@@ -50,16 +50,15 @@ impl Search<'_, '_> {
             if self.min_off[o] >= top {
                 continue;
             }
-            self.off_undo.push((o, self.min_off[o]));
             let a = m.jobs[o].align;
             // `a` is a power of two: a mask, not a division.
-            self.min_off[o] = top.checked_add(a - 1).map_or(usize::MAX, |t| t & !(a - 1));
+            let lowest = top.checked_add(a - 1).map_or(usize::MAX, |t| t & !(a - 1));
+            self.offs.set(&mut self.min_off, o, lowest);
             self.affected.push(o);
         }
         self.charge(2 * (job.end - job.start));
         for s in job.start..job.end {
-            self.floor_undo.push((s, self.floor[s]));
-            self.floor[s] = top;
+            self.floors.set(&mut self.floor, s, top);
             self.total[s] -= job.foot;
         }
         // Then the floors that the lowest offsets raise.
@@ -85,19 +84,11 @@ impl Search<'_, '_> {
         } else {
             Outcome::NotFound
         };
-        while self.floor_undo.len() > floor_mark {
-            if let Some((s, old)) = self.floor_undo.pop() {
-                self.floor[s] = old;
-            }
-        }
+        self.floors.undo(&mut self.floor, floor_mark);
         for s in job.start..job.end {
             self.total[s] += job.foot;
         }
-        while self.off_undo.len() > off_mark {
-            if let Some((o, old)) = self.off_undo.pop() {
-                self.min_off[o] = old;
-            }
-        }
+        self.offs.undo(&mut self.min_off, off_mark);
         self.min_off[j] = own;
         self.placed[j] = false;
         (outcome, hat)
@@ -144,8 +135,7 @@ impl Search<'_, '_> {
                         }
                     }
                     if lowest != usize::MAX && lowest > floor {
-                        self.floor_undo.push((s, self.floor[s]));
-                        self.floor[s] = lowest;
+                        self.floors.set(&mut self.floor, s, lowest);
                         if lowest.saturating_add(self.total[s]) > self.cap {
                             fits = false;
                             break 'runs;
