@@ -2,7 +2,8 @@
 //! placed buffers live with it, in a few orders, keeping the smallest plan
 //! ([`plan`]); and the busiest phase's bytes, what no plan goes below.
 
-use super::base::{Item, Plan, align_up, mix};
+use super::base::{Item, Plan, align_up};
+use super::order::{Facts, Key, Measure, Order};
 use crate::error::PlanError;
 
 /// A placed buffer as the planner scans them: its bytes with the guard after
@@ -52,16 +53,16 @@ pub fn plan(
             align: items[item].align,
         });
     }
-    let mut slab = greedy(items, guard, offsets, order, placed, Order::Size)?;
+    let mut slab = greedy(items, guard, offsets, order, placed, Order::SIZE)?;
     let Some(bound) = busiest(items, guard, order, placed) else {
         return Ok(keep_sequential(items, guard, offsets, slab));
     };
     // The second order while the best plan is more than 1/64 above the
     // bound, then the shuffled ones while it is more than 1/32 above.
-    let (mut best, mut last) = (Order::Size, Order::Size);
-    let candidates = core::iter::once(Order::Lifetime).chain((0..SHUFFLES).map(Order::Shuffled));
+    let (mut best, mut last) = (Order::SIZE, Order::SIZE);
+    let candidates = core::iter::once(Order::LIFETIME).chain((0..SHUFFLES).map(Order::shuffled));
     for by in candidates {
-        let margin = if by == Order::Lifetime { 64 } else { 32 };
+        let margin = if by == Order::LIFETIME { 64 } else { 32 };
         if slab - slab / margin <= bound {
             break;
         }
@@ -93,7 +94,7 @@ pub fn plan_offsets(items: &[Item], guard: usize) -> Result<Plan, PlanError> {
 /// every order.
 pub(super) fn plan_by_size(items: &[Item], guard: usize) -> Result<Plan, PlanError> {
     on_heap(items.len(), |offsets, order, placed| {
-        greedy(items, guard, offsets, order, placed, Order::Size)
+        greedy(items, guard, offsets, order, placed, Order::SIZE)
     })
 }
 
@@ -121,16 +122,29 @@ fn keep_sequential(items: &[Item], guard: usize, offsets: &mut [usize], slab: us
     }
 }
 
-/// The order greedy places the buffers in; ties in declaration order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Order {
-    /// The largest first.
-    Size,
-    /// The longest-lived first (most phases), then the largest.
-    Lifetime,
-    /// Each buffer in one of four groups drawn from a hash of the seed and
-    /// its index, the largest first within a group: size order, shaken.
-    Shuffled(u64),
+/// Greedy sorts one `u128` a buffer: its order's first key packed in the
+/// top 8 bits (none for [`Order::SIZE`]), the bytes' complement, its index.
+/// Greedy's orders end with the bytes, largest first ([`Order::SIZE`],
+/// [`Order::LIFETIME`], [`Order::shuffled`]); a first key past 255 reads
+/// as 255.
+#[inline(always)]
+fn packed(by: &Order, item: &Item, k: usize) -> u128 {
+    let rank = match by.keys()[0] {
+        Key::Most(Measure::Bytes) => 0,
+        key => {
+            let f = Facts {
+                bytes: item.bytes,
+                life: item.last.saturating_sub(item.first),
+                busy: 0,
+                index: k,
+            };
+            match key {
+                Key::Most(m) => 255 - m.of(&f).min(255),
+                Key::Least(m) => m.of(&f).min(255),
+            }
+        }
+    };
+    (rank << 120) | (((!item.bytes) as u128) << 56) | k as u128
 }
 
 /// The bytes (with the guard) of the busiest phase: what no plan can go
@@ -246,18 +260,13 @@ fn greedy_from(
     by: Order,
     (bucketed, blocked): (usize, usize),
 ) -> Result<usize, PlanError> {
-    // One integer per buffer, sorted ascending: the rank of its lifetime
-    // (for `Order::Lifetime`), the size's complement, its index.
+    // One integer per buffer, sorted ascending ([`packed`]).
+    debug_assert_eq!(by.keys().last(), Some(&Key::Most(Measure::Bytes)));
     let mut n = 0;
     for (k, item) in items.iter().enumerate() {
         offsets[k] = 0;
         if item.bytes > 0 {
-            let rank = match by {
-                Order::Size => 0,
-                Order::Lifetime => 255 - item.last.saturating_sub(item.first).min(255),
-                Order::Shuffled(seed) => (mix(seed, k as u64) % 4) as usize,
-            };
-            order[n] = ((rank as u128) << 120) | (((!item.bytes) as u128) << 56) | k as u128;
+            order[n] = packed(&by, item, k);
             n += 1;
         }
     }

@@ -2,6 +2,7 @@
 //! bound against their definitions, the buckets against the scan.
 
 use super::*;
+use crate::plan::base::mix;
 use crate::plan::{Plan, PlanError, lower_bound, plan_with_budget, plan_within};
 
 fn item(bytes: usize, first: usize, last: usize) -> Item {
@@ -17,7 +18,7 @@ fn item(bytes: usize, first: usize, last: usize) -> Item {
 fn by_size(items: &[Item]) -> (Vec<usize>, Result<usize, PlanError>) {
     let n = items.len();
     let (mut off, mut order, mut placed) = (vec![0; n], vec![0; n], vec![Placed::EMPTY; n]);
-    let slab = greedy(items, 0, &mut off, &mut order, &mut placed, Order::Size);
+    let slab = greedy(items, 0, &mut off, &mut order, &mut placed, Order::SIZE);
     (off, slab)
 }
 
@@ -407,7 +408,7 @@ mod bucketed {
             let items = random(seed, 300 + 150 * seed as usize);
             let n = items.len();
             let guard = (seed as usize % 2) * 64;
-            for by in [Order::Size, Order::Lifetime, Order::Shuffled(seed)] {
+            for by in [Order::SIZE, Order::LIFETIME, Order::shuffled(seed)] {
                 let run = |ways| place(&items, guard, by, ways);
                 let scan = run((usize::MAX, usize::MAX));
                 assert_eq!(run((0, usize::MAX)), scan, "buckets, seed {seed}, {by:?}");
@@ -419,7 +420,7 @@ mod bucketed {
                 &items,
                 guard,
                 (&mut off, &mut order, &mut placed),
-                Order::Size,
+                Order::SIZE,
                 (usize::MAX, usize::MAX),
             )
             .unwrap();
@@ -457,7 +458,7 @@ mod bucketed {
         for seed in 0..12 {
             let items = co_live(seed, 200 + 400 * seed as usize);
             let guard = (seed as usize % 3) * 16;
-            for by in [Order::Size, Order::Lifetime, Order::Shuffled(seed)] {
+            for by in [Order::SIZE, Order::LIFETIME, Order::shuffled(seed)] {
                 let run = |ways| place(&items, guard, by, ways);
                 let scan = run((usize::MAX, usize::MAX));
                 assert_eq!(run((usize::MAX, 0)), scan, "seed {seed}, {by:?}");

@@ -5,6 +5,7 @@
 //! re-plan must respect, the sizes tried) is described in the planner's
 //! documentation ([`super`]).
 
+use super::order::{Facts, Order};
 use super::search::{Job, MOST_PAIRS};
 
 /// The most buffers the search re-plans at once.
@@ -337,15 +338,24 @@ fn regreedy(
     // The first round of sizes: by size, by bytes times sections, by
     // sections, and shuffled; later rounds two shuffled orders each.
     let seed = turn as u64;
-    let keys: &[Key] = if turn < LARGER {
-        &[Key::Size, Key::Area, Key::Life, Key::Shuffled(seed)]
+    let orders: &[Order] = if turn < LARGER {
+        &[
+            Order::BYTES_LIFE,
+            Order::AREA_BYTES,
+            Order::LIFE_BYTES,
+            Order::grouped(seed),
+        ]
     } else {
-        &[Key::Shuffled(2 * seed), Key::Shuffled(2 * seed + 1)]
+        &[Order::grouped(2 * seed), Order::grouped(2 * seed + 1)]
     };
     let mut best: Option<(Vec<usize>, usize)> = None;
-    for &key in keys {
-        let mut by: Vec<usize> = (0..sub.len()).collect();
-        by.sort_by_cached_key(|&j| (core::cmp::Reverse(key.of(&sub[j], j)), j));
+    for order in orders {
+        let by = order.sort(sub.iter().enumerate().map(|(index, j)| Facts {
+            bytes: j.foot,
+            life: j.end - j.start,
+            busy: 0,
+            index,
+        }));
         let (placed, h) = recreate(sub, &meets, &floor, &by);
         // Each job sorts the jobs it meets; the order is sorted.
         let log = 64 - (sub.len() as u64).leading_zeros() as u64;
@@ -408,26 +418,4 @@ fn recreate(
         height = height.max(top);
     }
     (off, height)
-}
-
-/// An order of greedy: each key largest first.
-#[derive(Clone, Copy)]
-enum Key {
-    Size,
-    Area,
-    Life,
-    /// One of four groups from a hash of the seed, then by size.
-    Shuffled(u64),
-}
-
-impl Key {
-    fn of(self, j: &Job, k: usize) -> (u128, u128) {
-        let (foot, width) = (j.foot as u128, (j.end - j.start) as u128);
-        match self {
-            Key::Size => (foot, width),
-            Key::Area => (foot * width, foot),
-            Key::Life => (width, foot),
-            Key::Shuffled(seed) => ((super::base::mix(seed, k as u64) % 4) as u128, foot),
-        }
-    }
 }

@@ -113,6 +113,7 @@ mod base;
 mod blocks;
 pub(crate) mod greedy;
 mod lns;
+mod order;
 mod parts;
 mod problem;
 mod rounds;

@@ -80,7 +80,7 @@ pub(super) fn rounds(
             let unit_limit = 2 * jobs.len() as u64;
             for i in 0..RESTARTS {
                 let seed = (round * RESTARTS + i) as u64;
-                let order = search::Order::Shuffled(seed);
+                let order = search::Order::drawn(seed);
                 let run = unit_limit.saturating_mul(luby(i + 1));
                 if r.ruled_out == bound && r.attempt(bound, order, search::Branch::Corner, run).done
                 {

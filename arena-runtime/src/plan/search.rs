@@ -8,6 +8,9 @@
 //! Deterministic: the search counts nodes, not time, and its order depends
 //! only on the items and the [`Order`].
 
+use super::order::Facts;
+pub(crate) use super::order::Order;
+
 /// One buffer as the search sees it: its sections (`[start, end)`), its
 /// bytes (with the guard) and alignment.
 #[derive(Debug, Clone, Copy)]
@@ -30,22 +33,11 @@ pub(crate) struct Found {
     pub proven: bool,
 }
 
-/// The rank that breaks ties between buffers at the same offset: each key
-/// largest first, the jobs' order last. W: phases live; A: bytes times
-/// phases; T: the most bytes left in a section among its own (at the start,
-/// and again for each part that splits off).
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Order {
-    Wat,
-    Taw,
-    Twa,
-    /// A shuffled order (the seed's), for the short runs of the corner
-    /// search on a perfect packing: W and A break its ties.
-    Shuffled(u64),
-}
-
-/// The orders tried in turn.
-pub(crate) const ORDERS: [Order; 3] = [Order::Wat, Order::Taw, Order::Twa];
+/// The ranks that break ties between buffers at the same offset, tried in
+/// turn (W: phases live; A: bytes times phases; T: the most bytes left in a
+/// section among its own, at the start and again for each part that splits
+/// off). The corner search's short runs rank by [`Order::drawn`].
+pub(crate) const ORDERS: [Order; 3] = [Order::WAT, Order::TAW, Order::TWA];
 
 /// How a node chooses the buffers to try next.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -314,31 +306,22 @@ pub(crate) fn count_pairs(jobs: &[Job]) -> usize {
         .sum()
 }
 
-/// `subset` in the order of `order`'s keys (each largest first), with T
-/// the most bytes of `totals` in the job's sections.
+/// `subset` in `order`, with T the most bytes of `totals` in the job's
+/// sections.
 fn ranked(jobs: &[Job], totals: &[usize], order: Order, subset: &[usize]) -> Vec<usize> {
-    let key = |j: usize| {
+    order.sort(subset.iter().map(|&j| {
         let job = &jobs[j];
-        let w = job.width as u128;
-        let a = w * job.foot as u128;
-        let t = totals[job.start..job.end]
-            .iter()
-            .copied()
-            .max()
-            .unwrap_or(0) as u128;
-        match order {
-            Order::Wat => [w, a, t],
-            Order::Taw => [t, a, w],
-            Order::Twa => [t, w, a],
-            Order::Shuffled(seed) => {
-                let r = super::base::mix(seed, j as u64) as u128;
-                [r % 1_000_003, w, a]
-            }
+        Facts {
+            bytes: job.foot,
+            life: job.width,
+            busy: totals[job.start..job.end]
+                .iter()
+                .copied()
+                .max()
+                .unwrap_or(0),
+            index: j,
         }
-    };
-    let mut by = subset.to_vec();
-    by.sort_by_cached_key(|&j| (core::cmp::Reverse(key(j)), j));
-    by
+    }))
 }
 
 /// The most bytes left in a section of a part before each of its sections
