@@ -95,10 +95,7 @@ impl Blocks {
     /// bytes (with alignment `align`) live over `first..=last` is clear of
     /// the placed buffers live with it: the floor the walk stops at.
     fn floor(&self, first: usize, last: usize, foot: usize, align: usize) -> usize {
-        let mask = !(align - 1);
-        let fits = |at: usize, start: usize| {
-            (at.saturating_add(align - 1) & mask).saturating_add(foot) <= start
-        };
+        let fits = |at: usize, start: usize| super::greedy::fits(at, align, foot, start);
         let mut at = 0usize;
         for b in &self.blocks {
             // None of its buffers meets this one.

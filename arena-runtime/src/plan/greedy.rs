@@ -290,23 +290,14 @@ fn greedy_from(
         let overflow = || overflow(i);
         let foot = item.bytes.checked_add(guard).ok_or_else(overflow)?;
         let (first, last) = (item.first, item.last);
-        let mut at = 0usize;
-        let mask = !(item.align - 1);
         // An empty range (`first > last`) is live in no phase: it meets no
         // buffer (it stays at 0), and none meets it (it is not kept below).
         let empty = first > last;
-        for p in placed[..count].iter().filter(|_| !empty) {
-            if p.first > last || first > p.last {
-                continue;
-            }
-            // Saturating: a value past `usize::MAX` never fits, and the
-            // checked placement below reports it.
-            let start = at.saturating_add(item.align - 1) & mask;
-            if start.saturating_add(foot) <= p.start {
-                break;
-            }
-            at = at.max(p.end);
-        }
+        let live = placed[..count]
+            .iter()
+            .filter(|p| !empty && p.first <= last && first <= p.last)
+            .map(|p| (p.start, p.end));
+        let at = first_fit(0, item.align, foot, live);
         let start = align_up(at, item.align).ok_or_else(overflow)?;
         let end = start.checked_add(foot).ok_or_else(overflow)?;
         offsets[i] = start;
@@ -330,6 +321,35 @@ fn greedy_from(
         count += 1;
     }
     Ok(slab)
+}
+
+/// Greedy's step, the same in every placement of it: from `at` up, the
+/// lowest offset that, aligned to `align` (a power of two), holds `foot`
+/// bytes below the next of the buffers `taken` (each `(start, end)`, by
+/// start, those live with the new one): each buffer it does not fit below
+/// raises it to that buffer's end. Unaligned; the caller aligns it with a
+/// check. Saturating: a value past `usize::MAX` never fits, and the
+/// caller's checked alignment reports it.
+#[inline(always)]
+pub(super) fn first_fit(
+    mut at: usize,
+    align: usize,
+    foot: usize,
+    taken: impl IntoIterator<Item = (usize, usize)>,
+) -> usize {
+    for (start, end) in taken {
+        if fits(at, align, foot, start) {
+            break;
+        }
+        at = at.max(end);
+    }
+    at
+}
+
+/// Whether `foot` bytes at `at` aligned to `align` end at or below `start`.
+#[inline(always)]
+pub(super) fn fits(at: usize, align: usize, foot: usize, start: usize) -> bool {
+    (at.saturating_add(align - 1) & !(align - 1)).saturating_add(foot) <= start
 }
 
 /// The error of item `item` whose plan passes `usize::MAX`: out of the
@@ -431,8 +451,6 @@ fn place_bucketed(
         near.sort_unstable();
         // Merged by offset with the long-lived ones (kept by offset), those
         // live with it only: the scan of [`greedy`], up to the first gap.
-        let mask = !(item.align - 1);
-        let mut low = 0usize;
         let next_long = |from: usize| {
             long[from..]
                 .iter()
@@ -443,29 +461,25 @@ fn place_bucketed(
                 .map(|k| from + k)
         };
         let (mut s, mut nl) = (0, next_long(0));
-        loop {
+        let merged = core::iter::from_fn(|| {
             let from_long = nl.map(|k| spots[long[k] as usize]);
-            let (start, end) = match (near.get(s), from_long, nl) {
+            match (near.get(s), from_long, nl) {
                 (Some(&(ns, _)), Some((ls, le, ..)), Some(k)) if ls < ns => {
                     nl = next_long(k + 1);
-                    (ls, le)
+                    Some((ls, le))
                 }
                 (Some(&(ns, ne)), ..) => {
                     s += 1;
-                    (ns, ne)
+                    Some((ns, ne))
                 }
                 (None, Some((ls, le, ..)), Some(k)) => {
                     nl = next_long(k + 1);
-                    (ls, le)
+                    Some((ls, le))
                 }
-                _ => break,
-            };
-            let aligned = low.saturating_add(item.align - 1) & mask;
-            if aligned.saturating_add(foot) <= start {
-                break;
+                _ => None,
             }
-            low = low.max(end);
-        }
+        });
+        let low = first_fit(0, item.align, foot, merged);
         let start = align_up(low, item.align).ok_or_else(overflow)?;
         let end = start.checked_add(foot).ok_or_else(overflow)?;
         offsets[i] = start;

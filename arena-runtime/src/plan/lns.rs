@@ -5,6 +5,7 @@
 //! re-plan must respect, the sizes tried) is described in the planner's
 //! documentation ([`super`]).
 
+use super::greedy::first_fit;
 use super::order::{Facts, Order};
 use super::search::{Job, MOST_PAIRS};
 
@@ -387,10 +388,6 @@ fn recreate(
     let mut off = vec![usize::MAX; sub.len()];
     let mut height = 0;
     let mut near: Vec<(usize, usize)> = Vec::new();
-    let fit = |at: usize, job: &Job| {
-        at.checked_next_multiple_of(job.align)
-            .and_then(|a| a.checked_add(job.foot).map(|top| (a, top)))
-    };
     for &j in by {
         near.clear();
         near.extend(
@@ -401,17 +398,11 @@ fn recreate(
         );
         near.sort_unstable();
         let job = &sub[j];
-        let mut at = floor[j];
-        for &(start, end) in &near {
-            if end <= at {
-                continue;
-            }
-            if fit(at, job).is_some_and(|(_, top)| top <= start) {
-                break;
-            }
-            at = at.max(end);
-        }
-        let Some((at, top)) = fit(at, job) else {
+        let at = first_fit(floor[j], job.align, job.foot, near.iter().copied());
+        let Some((at, top)) = at
+            .checked_next_multiple_of(job.align)
+            .and_then(|a| a.checked_add(job.foot).map(|top| (a, top)))
+        else {
             return (off, usize::MAX);
         };
         off[j] = at;
