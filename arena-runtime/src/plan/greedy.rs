@@ -397,9 +397,9 @@ fn place_bucketed(
         .iter()
         .map(|&k| &items[index(k)])
         .filter(|it| it.first <= it.last);
-    let times = super::time::boundaries(live);
-    let at = |t: u128| super::time::boundary(&times, t);
-    let buckets = times.len().div_ceil(BUCKET_WIDTH).max(1);
+    let times = super::time::phases(live);
+    let at = |t: u128| times.index(t);
+    let buckets = (times.sections() + 1).div_ceil(BUCKET_WIDTH).max(1);
     // Where buffers meet many others (every bucket crowded), gathering and
     // sorting them costs more than the scan: `None`, and the scan places.
     // Each buffer's compressed span, by its place in `order` (an empty

@@ -8,6 +8,7 @@
 use super::greedy::first_fit;
 use super::order::{Facts, Order};
 use super::search::{Job, MOST_PAIRS};
+use super::time::Time;
 
 /// The most buffers the search re-plans at once.
 pub(super) const MOST: usize = 2_048;
@@ -163,14 +164,8 @@ impl Hood {
     /// `off`.
     fn new(jobs: &[Job], part: &[usize], off: &[usize], free: &[usize]) -> Hood {
         let job = |k: usize| &jobs[part[k]];
-        let mut times: Vec<usize> = free
-            .iter()
-            .flat_map(|&k| [job(k).start, job(k).end])
-            .collect();
-        times.sort_unstable();
-        times.dedup();
-        let sections = times.len().saturating_sub(1);
-        let local = |t: usize| times.partition_point(|&x| x < t);
+        let times = Time::of(free.iter().flat_map(|&k| [job(k).start, job(k).end]));
+        let sections = times.sections();
         let mut freed = vec![false; part.len()];
         for &k in free {
             freed[k] = true;
@@ -178,10 +173,7 @@ impl Hood {
         // Each local section's base: the highest top of the jobs that stay,
         // filled from the highest down, each section once (`next` skips
         // the filled ones).
-        let (lo, hi) = (
-            times.first().copied().unwrap_or(0),
-            times.last().copied().unwrap_or(0),
-        );
+        let (lo, hi) = times.ends().unwrap_or((0, 0));
         let mut stay: Vec<usize> = (0..part.len())
             .filter(|&k| !freed[k] && job(k).start < hi && lo < job(k).end)
             .collect();
@@ -197,11 +189,9 @@ impl Hood {
         }
         for &k in &stay {
             let j = job(k);
-            // Local sections `s` with `times[s] < end` and `times[s + 1] > start`.
-            let first = times.partition_point(|&x| x <= j.start).saturating_sub(1);
-            let last = times.partition_point(|&x| x < j.end).min(sections);
-            let mut s = find(&mut next, first);
-            while s < last {
+            let local = times.meeting(j.start, j.end);
+            let mut s = find(&mut next, local.start);
+            while s < local.end {
                 base[s] = off[k] + j.foot;
                 next[s] = s + 1;
                 s = find(&mut next, s + 1);
@@ -210,8 +200,8 @@ impl Hood {
         let sub: Vec<Job> = free
             .iter()
             .map(|&k| Job {
-                start: local(job(k).start),
-                end: local(job(k).end),
+                start: times.index(job(k).start),
+                end: times.index(job(k).end),
                 item: k,
                 ..*job(k)
             })

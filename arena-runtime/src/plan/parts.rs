@@ -2,6 +2,7 @@
 //! time), each searched apart, the budget shared among them.
 
 use super::rounds::rounds;
+use super::time::Time;
 use super::{lns, search};
 
 /// The independent parts of a problem, for their search.
@@ -67,21 +68,12 @@ impl Parts<'_> {
                     heights[p] = height(jobs, part, &now);
                     continue;
                 }
-                let first = part.iter().map(|&j| jobs[j].start).min().unwrap_or(0);
-                let last = part.iter().map(|&j| jobs[j].end).max().unwrap_or(0);
-                let local: Vec<search::Job> = part
-                    .iter()
-                    .map(|&j| search::Job {
-                        start: jobs[j].start - first,
-                        end: jobs[j].end - first,
-                        ..jobs[j]
-                    })
-                    .collect();
+                let (local, sections) = local(jobs, part);
                 // Below the highest part's bound is no use: the search
                 // starts there.
                 let (found, used, round) = rounds(
                     &local,
-                    last - first,
+                    sections,
                     Vec::new(),
                     self.bounds[p].max(self.floor),
                     heights[p],
@@ -135,18 +127,28 @@ pub(super) fn components(jobs: &[search::Job]) -> Vec<Vec<usize>> {
 /// The busiest section of a part (the bytes live in it), and whether every
 /// section of the part holds that much (a perfect packing at its bound).
 pub(super) fn part_bound(jobs: &[search::Job], part: &[usize]) -> (usize, bool) {
-    // A part is a run of sections, every one with a job live in it.
-    let lo = part.iter().map(|&j| jobs[j].start).min().unwrap_or(0);
-    let hi = part.iter().map(|&j| jobs[j].end).max().unwrap_or(0);
-    let load = super::time::load(
-        hi - lo,
-        part.iter()
-            .map(|&j| (jobs[j].start - lo, jobs[j].end - lo, jobs[j].foot)),
-    );
+    let (local, sections) = local(jobs, part);
+    let load = super::time::load(sections, local.iter().map(|j| (j.start, j.end, j.foot)));
     match (load.iter().max(), load.iter().min()) {
         (Some(&most), Some(&least)) => (most, least == most),
         _ => (0, false),
     }
+}
+
+/// The jobs `part` of `jobs` in the part's own sections ([`Time`]), and
+/// how many sections it has. (A part is a run of sections, each with a job
+/// live in it: the same as its sections re-based at its first.)
+fn local(jobs: &[search::Job], part: &[usize]) -> (Vec<search::Job>, usize) {
+    let times = Time::of(part.iter().flat_map(|&j| [jobs[j].start, jobs[j].end]));
+    let local = part
+        .iter()
+        .map(|&j| search::Job {
+            start: times.index(jobs[j].start),
+            end: times.index(jobs[j].end),
+            ..jobs[j]
+        })
+        .collect();
+    (local, times.sections())
 }
 
 /// The most buffers of a part the search runs on: more for a perfect

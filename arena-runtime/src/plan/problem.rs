@@ -162,10 +162,10 @@ impl Problem {
     /// [`Problem::items`] with time compressed to the distinct boundaries.
     fn compressed_items(&self) -> Vec<super::base::Item> {
         let mut items = self.items(1);
-        let times = super::time::boundaries(&items);
+        let times = super::time::phases(&items);
         for it in &mut items {
-            it.first = super::time::boundary(&times, it.first as u128);
-            it.last = super::time::boundary(&times, it.last as u128 + 1) - 1;
+            it.first = times.index(it.first as u128);
+            it.last = times.index(it.last as u128 + 1) - 1;
         }
         items
     }

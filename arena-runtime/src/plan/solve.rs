@@ -6,7 +6,7 @@ use super::greedy::{self, Placed, busiest, plan_offsets};
 use super::lns;
 use super::parts::{Parts, components, height, max_jobs, part_bound};
 use super::search;
-use super::time::{boundaries, boundary};
+use super::time::phases;
 use crate::error::PlanError;
 
 /// A plan, and the nodes of the budget its search used.
@@ -65,8 +65,8 @@ pub(super) fn search_plan(
         budget = budget.saturating_sub(peeled);
     }
     // Time: the phase boundaries, compressed to the ones some buffer has.
-    let times = boundaries(items.iter().filter(|it| it.bytes > 0));
-    let at = |t: u128| boundary(&times, t);
+    let times = phases(items.iter().filter(|it| it.bytes > 0));
+    let at = |t: u128| times.index(t);
     let jobs: Vec<search::Job> = items
         .iter()
         .enumerate()

@@ -12,22 +12,57 @@
 use super::base::{Item, align_up};
 use crate::error::PlanError;
 
-/// The distinct phase boundaries of `items` (each one's first phase and the
-/// phase after its last), ascending: between two of them, the same buffers
-/// are live. Wide, so that the phase after `usize::MAX` is one too.
-pub(super) fn boundaries<'i>(items: impl IntoIterator<Item = &'i Item>) -> Vec<u128> {
-    let mut times: Vec<u128> = items
-        .into_iter()
-        .flat_map(|it| [it.first as u128, it.last as u128 + 1])
-        .collect();
-    times.sort_unstable();
-    times.dedup();
-    times
+/// Time compressed into sections: the distinct boundaries of some spans,
+/// ascending; between two of them the same spans are live. The planner's
+/// one compression: of phases into sections for a whole problem (wide, so
+/// that the phase after `usize::MAX` is a boundary too), and of sections
+/// into a part's or a neighbourhood's own.
+pub(super) struct Time<T> {
+    at: Vec<T>,
 }
 
-/// The index of boundary `t` among `times` ([`boundaries`]).
-pub(super) fn boundary(times: &[u128], t: u128) -> usize {
-    times.binary_search(&t).unwrap_or(0)
+impl<T: Ord + Copy> Time<T> {
+    /// The boundaries of spans given by their ends (each span's start and
+    /// the time after it).
+    pub(super) fn of(ends: impl IntoIterator<Item = T>) -> Time<T> {
+        let mut at: Vec<T> = ends.into_iter().collect();
+        at.sort_unstable();
+        at.dedup();
+        Time { at }
+    }
+
+    /// How many sections lie between the boundaries.
+    pub(super) fn sections(&self) -> usize {
+        self.at.len().saturating_sub(1)
+    }
+
+    /// The index of boundary `t`, one of the ends it was made of.
+    pub(super) fn index(&self, t: T) -> usize {
+        self.at.binary_search(&t).unwrap_or(0)
+    }
+
+    /// The sections that meet the span `start..end` (any two times, not
+    /// only boundaries).
+    pub(super) fn meeting(&self, start: T, end: T) -> core::ops::Range<usize> {
+        let first = self.at.partition_point(|&x| x <= start).saturating_sub(1);
+        let last = self.at.partition_point(|&x| x < end).min(self.sections());
+        first..last
+    }
+
+    /// The first and the last boundary (`None` where there is none).
+    pub(super) fn ends(&self) -> Option<(T, T)> {
+        Some((*self.at.first()?, *self.at.last()?))
+    }
+}
+
+/// The phases of `items` compressed ([`Time`]): each one's first phase and
+/// the phase after its last.
+pub(super) fn phases<'i>(items: impl IntoIterator<Item = &'i Item>) -> Time<u128> {
+    Time::of(
+        items
+            .into_iter()
+            .flat_map(|it| [it.first as u128, it.last as u128 + 1]),
+    )
 }
 
 /// The bytes live in each of `sections` sections, of jobs given as
@@ -173,5 +208,23 @@ mod tests {
             assert_eq!(load(sections, jobs.iter().copied()), want, "case {case}");
         }
         assert_eq!(load(0, []), Vec::<usize>::new());
+    }
+
+    #[test]
+    fn time_compresses_to_its_boundaries() {
+        // Spans 10..20, 15..40, 40..41: boundaries 10, 15, 20, 40, 41.
+        let time = Time::of([10usize, 20, 15, 40, 40, 41]);
+        assert_eq!(time.sections(), 4);
+        assert_eq!(time.ends(), Some((10, 41)));
+        assert_eq!([10, 15, 20, 40, 41].map(|t| time.index(t)), [0, 1, 2, 3, 4]);
+        // Any span: the sections it meets.
+        assert_eq!(time.meeting(10, 20), 0..2);
+        assert_eq!(time.meeting(16, 17), 1..2);
+        assert_eq!(time.meeting(0, 11), 0..1);
+        assert_eq!(time.meeting(40, 100), 3..4);
+        assert_eq!(time.meeting(50, 60), 4..4);
+        let none = Time::<usize>::of([]);
+        assert_eq!((none.sections(), none.ends()), (0, None));
+        assert_eq!(none.meeting(0, 5), 0..0);
     }
 }
