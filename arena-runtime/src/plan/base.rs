@@ -33,12 +33,12 @@ impl Item {
 pub struct Plan {
     /// Each item's offset.
     pub offsets: Vec<usize>,
-    /// The slab's bytes.
+    /// Its height: the bytes of the slab that holds it.
     pub height: usize,
 }
 
 impl Plan {
-    /// A plan of `offsets` whose slab is `height` bytes.
+    /// A plan of `offsets` whose height is `height`.
     pub(crate) fn new(offsets: Vec<usize>, height: usize) -> Self {
         Plan { offsets, height }
     }

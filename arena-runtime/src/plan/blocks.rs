@@ -154,7 +154,7 @@ impl Blocks {
 }
 
 /// Greedy's placement of the buffers of `order` (sorted), as its walk over
-/// the placed buffers places them, through [`Blocks`]: the slab's bytes.
+/// the placed buffers places them, through [`Blocks`]: the plan's height.
 pub(super) fn place_blocked(
     items: &[Item],
     guard: usize,
@@ -162,7 +162,7 @@ pub(super) fn place_blocked(
     order: &[u128],
 ) -> Result<usize, PlanError> {
     let mut placed = Blocks::default();
-    let mut slab = 0usize;
+    let mut height = 0usize;
     for &key in order {
         let i = (key & ((1 << 56) - 1)) as usize;
         let item = &items[i];
@@ -179,7 +179,7 @@ pub(super) fn place_blocked(
         let start = align_up(at, item.align).ok_or_else(overflow)?;
         let end = start.checked_add(foot).ok_or_else(overflow)?;
         offsets[i] = start;
-        slab = slab.max(end);
+        height = height.max(end);
         if !empty {
             placed.insert(Placed {
                 start,
@@ -189,5 +189,5 @@ pub(super) fn place_blocked(
             });
         }
     }
-    Ok(slab)
+    Ok(height)
 }

@@ -27,9 +27,9 @@ impl Placed {
 }
 
 /// Places `items`, writing each one's offset to `offsets`, with `guard`
-/// bytes after every non-empty buffer; returns the slab's bytes (the end of
+/// bytes after every non-empty buffer; returns the plan's height (the end of
 /// the last buffer and its guard). `order` and `placed` are scratch, each at
-/// least `items.len()` long. A slab past `usize::MAX` is a
+/// least `items.len()` long. A height past `usize::MAX` is a
 /// [`PlanError::Overflow`] naming the buffer that did not fit; an
 /// alignment that is not a power of two is a [`PlanError::BadAlign`] naming
 /// its buffer.
@@ -53,9 +53,9 @@ pub fn plan(
             align: items[item].align,
         });
     }
-    let mut slab = greedy(items, guard, offsets, order, placed, Order::SIZE)?;
+    let mut height = greedy(items, guard, offsets, order, placed, Order::SIZE)?;
     let Some(bound) = busiest(items, guard, order, placed) else {
-        return Ok(keep_sequential(items, guard, offsets, slab));
+        return Ok(keep_sequential(items, guard, offsets, height));
     };
     // The second order while the best plan is more than 1/64 above the
     // bound, then the shuffled ones while it is more than 1/32 above.
@@ -63,26 +63,26 @@ pub fn plan(
     let candidates = core::iter::once(Order::LIFETIME).chain((0..SHUFFLES).map(Order::shuffled));
     for by in candidates {
         let margin = if by == Order::LIFETIME { 64 } else { 32 };
-        if slab - slab / margin <= bound {
+        if height - height / margin <= bound {
             break;
         }
         last = by;
         if let Ok(other) = greedy(items, guard, offsets, order, placed, by)
-            && other < slab
+            && other < height
         {
-            (slab, best) = (other, by);
+            (height, best) = (other, by);
         }
     }
     if last != best {
         // Deterministic: the best plan's offsets again.
-        slab = greedy(items, guard, offsets, order, placed, best)?;
+        height = greedy(items, guard, offsets, order, placed, best)?;
     }
-    Ok(keep_sequential(items, guard, offsets, slab))
+    Ok(keep_sequential(items, guard, offsets, height))
 }
 
 /// Greedy in a few orders, the smallest plan kept (the derive's default path,
-/// there with its scratch on the stack): each item's offset and the slab's
-/// bytes, never above the items one after the other.
+/// there with its scratch on the stack): each item's offset and the plan's
+/// height, never above the items one after the other.
 pub fn plan_offsets(items: &[Item], guard: usize) -> Result<Plan, PlanError> {
     on_heap(items.len(), |offsets, order, placed| {
         plan(items, guard, offsets, order, placed)
@@ -90,7 +90,7 @@ pub fn plan_offsets(items: &[Item], guard: usize) -> Result<Plan, PlanError> {
 }
 
 /// Greedy by size alone (no other orders): each item's offset and the
-/// slab's bytes. For a part of a problem whose whole was already planned in
+/// plan's height. For a part of a problem whose whole was already planned in
 /// every order.
 pub(super) fn plan_by_size(items: &[Item], guard: usize) -> Result<Plan, PlanError> {
     on_heap(items.len(), |offsets, order, placed| {
@@ -99,26 +99,26 @@ pub(super) fn plan_by_size(items: &[Item], guard: usize) -> Result<Plan, PlanErr
 }
 
 /// `place` with the scratch of `n` items on the heap: the offsets it wrote
-/// and the slab it returned.
+/// and the height it returned.
 fn on_heap(
     n: usize,
     place: impl FnOnce(&mut [usize], &mut [u128], &mut [Placed]) -> Result<usize, PlanError>,
 ) -> Result<Plan, PlanError> {
     let (mut offsets, mut order, mut placed) = (vec![0; n], vec![0; n], vec![Placed::EMPTY; n]);
-    let slab = place(&mut offsets, &mut order, &mut placed)?;
-    Ok(Plan::new(offsets, slab))
+    let height = place(&mut offsets, &mut order, &mut placed)?;
+    Ok(Plan::new(offsets, height))
 }
 
 /// How many shuffled orders a plan far from its bound tries.
 const SHUFFLES: u64 = 32;
 
-/// `slab`, or the one-after-the-other layout (its offsets written) where
+/// `height`, or the one-after-the-other layout (its offsets written) where
 /// that is no larger: greedy can lose to declaration order where alignment
 /// padding dominates (a large unaligned buffer before a small aligned one).
-fn keep_sequential(items: &[Item], guard: usize, offsets: &mut [usize], slab: usize) -> usize {
+fn keep_sequential(items: &[Item], guard: usize, offsets: &mut [usize], height: usize) -> usize {
     match sequential(items, guard, None) {
-        Some(end) if end <= slab => sequential(items, guard, Some(offsets)).unwrap_or(end),
-        _ => slab,
+        Some(end) if end <= height => sequential(items, guard, Some(offsets)).unwrap_or(end),
+        _ => height,
     }
 }
 
@@ -273,14 +273,14 @@ fn greedy_from(
     let order = &mut order[..n];
     order.sort_unstable();
     if n > bucketed
-        && let Some(slab) = place_bucketed(items, guard, offsets, order)?
+        && let Some(height) = place_bucketed(items, guard, offsets, order)?
     {
-        return Ok(slab);
+        return Ok(height);
     }
     if n > blocked {
         return super::blocks::place_blocked(items, guard, offsets, order);
     }
-    let mut slab = 0usize;
+    let mut height = 0usize;
     // The placed buffers, by offset: each new buffer scans them once, up to
     // the first gap that holds it among those live with it.
     let mut count = 0usize;
@@ -301,7 +301,7 @@ fn greedy_from(
         let start = align_up(at, item.align).ok_or_else(overflow)?;
         let end = start.checked_add(foot).ok_or_else(overflow)?;
         offsets[i] = start;
-        slab = slab.max(end);
+        height = height.max(end);
         if empty {
             continue;
         }
@@ -320,7 +320,7 @@ fn greedy_from(
         };
         count += 1;
     }
-    Ok(slab)
+    Ok(height)
 }
 
 /// Greedy's step, the same in every placement of it: from `at` up, the
@@ -425,7 +425,7 @@ fn place_bucketed(
     let mut spots: Vec<(usize, usize, usize, usize)> = Vec::with_capacity(order.len());
     let mut seen = vec![u32::MAX; order.len()];
     let mut near: Vec<(usize, usize)> = Vec::new();
-    let mut slab = 0usize;
+    let mut height = 0usize;
     for (q, &key) in order.iter().enumerate() {
         let i = index(key);
         let item = &items[i];
@@ -434,7 +434,7 @@ fn place_bucketed(
         let Some((a, b)) = spans[q] else {
             // Live in no phase: at 0, and in no bucket.
             offsets[i] = 0;
-            slab = slab.max(foot);
+            height = height.max(foot);
             continue;
         };
         // The short-lived ones live with it, from its buckets, by offset.
@@ -483,7 +483,7 @@ fn place_bucketed(
         let start = align_up(low, item.align).ok_or_else(overflow)?;
         let end = start.checked_add(foot).ok_or_else(overflow)?;
         offsets[i] = start;
-        slab = slab.max(end);
+        height = height.max(end);
         let p = spots.len() as u32;
         spots.push((start, end, a, b));
         let (ka, kb) = (a / BUCKET_WIDTH, b / BUCKET_WIDTH);
@@ -494,10 +494,10 @@ fn place_bucketed(
             (ka..=kb).for_each(|k| bucket[k].push(p));
         }
     }
-    Ok(Some(slab))
+    Ok(Some(height))
 }
 
-/// Every buffer after the other: the slab's end, writing the offsets when
+/// Every buffer after the other: the end of the last, writing the offsets when
 /// asked; `None` past `usize::MAX`.
 fn sequential(items: &[Item], guard: usize, mut offsets: Option<&mut [usize]>) -> Option<usize> {
     let mut cursor = crate::Cursor::new(guard);

@@ -14,12 +14,12 @@ fn item(bytes: usize, first: usize, last: usize) -> Item {
     }
 }
 
-/// Greedy by size alone: the offsets and the slab.
+/// Greedy by size alone: the offsets and the height.
 fn by_size(items: &[Item]) -> (Vec<usize>, Result<usize, PlanError>) {
     let n = items.len();
     let (mut off, mut order, mut placed) = (vec![0; n], vec![0; n], vec![Placed::EMPTY; n]);
-    let slab = greedy(items, 0, &mut off, &mut order, &mut placed, Order::SIZE);
-    (off, slab)
+    let height = greedy(items, 0, &mut off, &mut order, &mut placed, Order::SIZE);
+    (off, height)
 }
 
 /// Buffers of `(bytes, first, last)`, alignment 1.
@@ -70,9 +70,9 @@ fn disjoint_ranges_share_bytes() {
     // That is more than 1/64 above the busiest phase (5000 bytes): the
     // longest-lived first puts the buffer live everywhere at 0 and the
     // others, which share bytes, after it at 1024: 5024 bytes.
-    let (off, slab) = run(&items, 0);
+    let (off, height) = run(&items, 0);
     assert_eq!(off, [0, 1024, 1024, 1024], "attn, mlp and head share");
-    assert_eq!(slab, 1024 + 4000);
+    assert_eq!(height, 1024 + 4000);
     // The bound rounds every buffer up to the alignment but the one on
     // top: 4000 + 1000 rounded.
     assert_eq!(lower_bound(&items, 4, 256).unwrap(), 4000 + 1024);
@@ -90,11 +90,11 @@ fn fills_a_gap_between_conflicts() {
         item(256, 1, 1),
         item(256, 0, 0),
     ];
-    let (off, slab) = run(&items, 0);
+    let (off, height) = run(&items, 0);
     // 1024 at 0; 512 after it at 1024; 256 (phase 1) in the gap at 0;
     // the last 256 (phase 0) past both.
     assert_eq!(off, [0, 1024, 0, 1536]);
-    assert_eq!(slab, 1792);
+    assert_eq!(height, 1792);
 }
 
 #[test]
@@ -104,8 +104,8 @@ fn a_second_order_where_size_first_fragments() {
     // phase's 210.
     let items = unaligned(&[(100, 3, 3), (40, 0, 2), (70, 2, 3), (100, 0, 1), (70, 0, 2)]);
     assert_eq!(by_size(&items).1, Ok(280));
-    let (off, slab) = run(&items, 0);
-    assert_eq!(slab, 210);
+    let (off, height) = run(&items, 0);
+    assert_eq!(height, 210);
     assert_eq!(lower_bound(&items, 4, 1), Ok(210));
     assert_no_overlap(&items, &off);
 }
@@ -121,18 +121,18 @@ fn shuffled_orders_where_both_orders_fragment() {
         busiest(&items, 0, &mut [0; 5], &mut [Placed::EMPTY; 5]),
         Some(160)
     );
-    let (off, slab) = run(&items, 0);
-    assert_eq!(slab, 160);
+    let (off, height) = run(&items, 0);
+    assert_eq!(height, 160);
     assert_no_overlap(&items, &off);
     // The same offsets every time: the plan is a function of its input.
-    assert_eq!(run(&items, 0), (off, slab));
+    assert_eq!(run(&items, 0), (off, height));
 }
 
 #[test]
 fn guards_follow_every_buffer_and_overflow_is_an_error() {
-    let (off, slab) = run(&[item(100, 0, 0), item(100, 0, 0)], 64);
+    let (off, height) = run(&[item(100, 0, 0), item(100, 0, 0)], 64);
     assert_eq!(off, [0, 256]);
-    assert_eq!(slab, 256 + 164);
+    assert_eq!(height, 256 + 164);
     let huge = [item(usize::MAX - 10, 0, 0), item(100, 0, 0)];
     let e = plan_offsets(&huge, 0).unwrap_err();
     assert!(matches!(e, PlanError::Overflow { .. }), "{e}");
@@ -174,11 +174,11 @@ fn a_range_to_the_last_phase_plans_as_any_finite_range() {
     ]);
     let Plan {
         offsets: off,
-        height: slab,
+        height,
         ..
     } = plan_with_budget(&all, 0, 1000).unwrap();
     assert_no_overlap(&all, &off);
-    assert_eq!(slab, 60);
+    assert_eq!(height, 60);
 }
 
 #[test]
@@ -388,7 +388,7 @@ mod bucketed {
             .collect()
     }
 
-    /// Greedy's offsets and slab in order `by`, through buckets above
+    /// Greedy's offsets and height in order `by`, through buckets above
     /// `ways.0` buffers and blocks above `ways.1`.
     fn place(
         items: &[Item],
@@ -398,8 +398,8 @@ mod bucketed {
     ) -> (Vec<usize>, Result<usize, PlanError>) {
         let n = items.len();
         let (mut off, mut order, mut placed) = (vec![0; n], vec![0; n], vec![Placed::EMPTY; n]);
-        let slab = greedy_from(items, guard, (&mut off, &mut order, &mut placed), by, ways);
-        (off, slab)
+        let height = greedy_from(items, guard, (&mut off, &mut order, &mut placed), by, ways);
+        (off, height)
     }
 
     #[test]

@@ -322,7 +322,7 @@ fn regreedy(
         meets[j].push(a);
     });
     steps += (swept + 2 * count) as u64;
-    let floor: Vec<usize> = sub
+    let lowest: Vec<usize> = sub
         .iter()
         .map(|j| hood.base[j.start..j.end].iter().copied().max().unwrap_or(0))
         .collect();
@@ -347,7 +347,7 @@ fn regreedy(
             busy: 0,
             index,
         }));
-        let (placed, h) = recreate(sub, &meets, &floor, &by);
+        let (placed, h) = recreate(sub, &meets, &lowest, &by);
         // Each job sorts the jobs it meets; the order is sorted.
         let log = 64 - (sub.len() as u64).leading_zeros() as u64;
         steps += (meets.iter().map(|m| m.len() as u64).sum::<u64>() + sub.len() as u64) * log;
@@ -364,13 +364,13 @@ fn regreedy(
     }
 }
 
-/// Greedy over `sub` (local sections, each job's lowest offset `floor`)
+/// Greedy over `sub` (local sections, each job's lowest offset `lowest`)
 /// in the order `by`: each job at the lowest aligned offset clear of the
 /// jobs placed before it that it meets. The offsets and the height.
 fn recreate(
     sub: &[Job],
     meets: &[Vec<usize>],
-    floor: &[usize],
+    lowest: &[usize],
     by: &[usize],
 ) -> (Vec<usize>, usize) {
     // A job not yet placed reads as `usize::MAX`; a plan that would pass
@@ -388,7 +388,7 @@ fn recreate(
         );
         near.sort_unstable();
         let job = &sub[j];
-        let at = first_fit(floor[j], job.align, job.foot, near.iter().copied());
+        let at = first_fit(lowest[j], job.align, job.foot, near.iter().copied());
         let Some((at, top)) = at
             .checked_next_multiple_of(job.align)
             .and_then(|a| a.checked_add(job.foot).map(|top| (a, top)))

@@ -13,7 +13,7 @@
 //! - [`lower_bound`]: a height no plan goes below.
 //! - [`Problem`]: MiniMalloc's CSV form, what the `arena-plan` binary plans.
 //!
-//! Each returns a [`Plan`] (each item's offset, the slab's height) or a
+//! Each returns a [`Plan`] (each item's offset, the plan's height) or a
 //! [`PlanError`] naming an item by its index. Guarantees: deterministic
 //! (the budget counts work, never time, so the same items give the same
 //! offsets on every machine); never above [`plan_offsets`]'s plan, which is
@@ -99,6 +99,23 @@
 //! placements of a neighbourhood). So the budget bounds the time on any
 //! problem, in proportion. The figures (nodes a second, heights against
 //! the bound, time against budget) are in the repository's BENCHMARKS.md.
+//!
+//! # The words
+//!
+//! One word a quantity, in these docs and in the code:
+//! - **height**: a plan's, the end of its highest buffer and guard (the
+//!   slab an arena allocates for it);
+//! - **bound**: a height no plan goes below (the busiest phase's bytes, or
+//!   [`lower_bound`] with alignment);
+//! - **capacity**: the height a caller asks for ([`plan_within`]); the
+//!   **aim**: the height the search stops at, the capacity or the bound,
+//!   whichever is higher;
+//! - **cap**: the height one search tries (is there a plan at or below
+//!   it?), which the rounds move between the bound and the best height;
+//! - **floor**: in the search, the lowest offset an unplaced buffer may
+//!   take in a section; a buffer's own is its **lowest** offset;
+//! - **budget**, **nodes**, **steps**: the work allowed, counted, and
+//!   counted a node per 16,384 (8,192) of.
 //!
 //! # The files
 //!

@@ -13,9 +13,9 @@ pub(super) struct Parts<'a> {
     pub(super) bounds: &'a [usize],
     /// Whether each part is a perfect packing at its bound.
     pub(super) perfect: &'a [bool],
-    /// The highest part's bound: no plan is lower.
-    pub(super) floor: usize,
-    /// The height to reach: the floor, or a capacity above it.
+    /// The highest part's bound, the whole's: no plan is lower.
+    pub(super) bound: usize,
+    /// The height to reach: the bound, or a capacity above it.
     pub(super) aim: usize,
 }
 
@@ -65,7 +65,7 @@ impl Parts<'_> {
                     for (&j, &o) in part.iter().zip(&off) {
                         now[j] = o;
                     }
-                    heights[p] = height(jobs, part, &now);
+                    heights[p] = part_height(jobs, part, &now);
                     continue;
                 }
                 let (local, sections) = local(jobs, part);
@@ -75,7 +75,7 @@ impl Parts<'_> {
                     &local,
                     sections,
                     Vec::new(),
-                    self.bounds[p].max(self.floor),
+                    self.bounds[p].max(self.bound),
                     heights[p],
                     (share, next[p]),
                     Some(self.aim),
@@ -95,7 +95,7 @@ impl Parts<'_> {
 }
 
 /// The height of the jobs `part` of `jobs` at the offsets `at` (by job).
-pub(super) fn height(jobs: &[search::Job], part: &[usize], at: &[usize]) -> usize {
+pub(super) fn part_height(jobs: &[search::Job], part: &[usize], at: &[usize]) -> usize {
     part.iter()
         .map(|&j| at[j] + jobs[j].foot)
         .max()

@@ -22,11 +22,11 @@ fn luby(i: usize) -> u64 {
 }
 
 /// The search's rounds over `jobs` (`sections` spans of time) from a plan
-/// of height `slab`: the best plan found below it (offsets by job, height),
+/// of height `height`: the best plan found below it (offsets by job, height),
 /// if any. Rounds of searches with a node limit that doubles each round;
 /// each round tries the bound (with each order in the first round, then
 /// with one order a round in turn, so that where the bound is out of reach
-/// most of the work goes to lower plans), then the target if one is given
+/// most of the work goes to lower plans), then the aim if one is given
 /// and not yet met, then a bisection between the lowest height not ruled
 /// out and the best plan. A search that ends without a
 /// plan rules its height out for good; one cut short rules it out for the
@@ -36,9 +36,9 @@ pub(super) fn rounds(
     sections: usize,
     base: Vec<usize>,
     bound: usize,
-    slab: usize,
+    height: usize,
     (budget, first_round): (u64, usize),
-    target: Option<usize>,
+    aim: Option<usize>,
 ) -> (Option<(Vec<usize>, usize)>, u64, usize) {
     // Every height is a multiple of the sizes' and alignments' common
     // divisor: heights are counted in that unit.
@@ -59,9 +59,9 @@ pub(super) fn rounds(
         model: search::Model::new(jobs, sections, base),
         jobs,
         unit,
-        target: target.map(|t| t / unit),
+        aim: aim.map(|t| t / unit),
         left: budget,
-        slab,
+        height,
         ruled_out: bound,
         best: None,
     };
@@ -109,8 +109,8 @@ pub(super) fn rounds(
             }
         }
         if let Some(t) = r
-            .target
-            .filter(|&t| t > bound && t >= r.ruled_out && t < r.height())
+            .aim
+            .filter(|&t| t > bound && t >= r.ruled_out && t < r.in_units())
         {
             for order in search::ORDERS {
                 if r.attempt(t, order, search::Branch::Offset, limit).done {
@@ -130,8 +130,8 @@ pub(super) fn rounds(
         } else {
             limit
         };
-        while lo < r.height() && spent < share {
-            let cap = lo + (r.height() - 1 - lo) / 2;
+        while lo < r.in_units() && spent < share {
+            let cap = lo + (r.in_units() - 1 - lo) / 2;
             let tried = r.attempt(cap, order, search::Branch::Offset, share / 4);
             if tried.done {
                 break 'rounds;
@@ -141,7 +141,7 @@ pub(super) fn rounds(
                 lo = cap + 1;
             }
         }
-        if r.height() <= r.ruled_out {
+        if r.in_units() <= r.ruled_out {
             break;
         }
         limit = limit.saturating_mul(2);
@@ -155,11 +155,11 @@ struct Rounds<'j> {
     model: search::Model<'j>,
     jobs: &'j [search::Job],
     unit: usize,
-    target: Option<usize>,
+    aim: Option<usize>,
     /// Nodes left.
     left: u64,
     /// The best plan's height, in bytes.
-    slab: usize,
+    height: usize,
     /// The lowest height not ruled out.
     ruled_out: usize,
     /// The best plan found: offsets by job, height in bytes.
@@ -170,15 +170,15 @@ struct Rounds<'j> {
 struct Tried {
     found: bool,
     /// The rounds are over: the budget is spent, or the best plan is at
-    /// the lowest height not ruled out or at the target.
+    /// the lowest height not ruled out or at the aim.
     done: bool,
     nodes: u64,
 }
 
 impl Rounds<'_> {
     /// The best plan's height in units.
-    fn height(&self) -> usize {
-        self.slab / self.unit
+    fn in_units(&self) -> usize {
+        self.height / self.unit
     }
 
     /// One search for a plan at or below `cap`, with `order`, within
@@ -199,8 +199,8 @@ impl Rounds<'_> {
         match found.offsets {
             Some(off) => {
                 let height = self.jobs.iter().zip(&off).map(|(j, &o)| o + j.foot).max();
-                if let Some(height) = height.filter(|&h| h < self.slab) {
-                    self.slab = height;
+                if let Some(height) = height.filter(|&h| h < self.height) {
+                    self.height = height;
                     self.best = Some((off, height));
                 }
             }
@@ -210,8 +210,8 @@ impl Rounds<'_> {
         Tried {
             found: some,
             done: self.left == 0
-                || self.height() <= self.ruled_out
-                || self.target.is_some_and(|t| self.height() <= t),
+                || self.in_units() <= self.ruled_out
+                || self.aim.is_some_and(|t| self.in_units() <= t),
             nodes,
         }
     }

@@ -124,12 +124,10 @@ fn finds_and_proves_the_optimum_of_small_problems() {
                 last: j.end - 1,
             })
             .collect();
-        let Plan { height: slab, .. } =
-            super::super::plan_with_budget(&items, 0, 1_000_000).unwrap();
-        assert_eq!(slab, best, "case {case}: {jobs:?}");
-        let Plan { height: slab, .. } =
-            super::super::plan_within(&items, 0, 1_000_000, best).unwrap();
-        assert_eq!(slab, best, "case {case}: {jobs:?}");
+        let Plan { height, .. } = super::super::plan_with_budget(&items, 0, 1_000_000).unwrap();
+        assert_eq!(height, best, "case {case}: {jobs:?}");
+        let Plan { height, .. } = super::super::plan_within(&items, 0, 1_000_000, best).unwrap();
+        assert_eq!(height, best, "case {case}: {jobs:?}");
         let model = Model::new(&jobs, sections, Vec::new());
         for (order, branch) in ORDERS
             .into_iter()

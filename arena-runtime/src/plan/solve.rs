@@ -4,7 +4,7 @@
 use super::base::{Item, Plan, align_up};
 use super::greedy::{self, Placed, busiest, plan_offsets};
 use super::lns;
-use super::parts::{Parts, components, height, max_jobs, part_bound};
+use super::parts::{Parts, components, max_jobs, part_bound, part_height};
 use super::search;
 use super::time::phases;
 use crate::error::PlanError;
@@ -24,41 +24,41 @@ impl Searched {
     }
 }
 
-/// Greedy, then the search, aiming at `target` where one is given (first
+/// Greedy, then the search, aiming at `capacity` where one is given (first
 /// with the buffers live throughout stacked apart, where `peel` allows and
 /// there are some).
 pub(super) fn search_plan(
     items: &[Item],
     guard: usize,
     mut budget: u64,
-    target: Option<usize>,
+    capacity: Option<usize>,
     peel: bool,
 ) -> Result<Searched, PlanError> {
     // (The rest of a problem whose buffers live throughout are stacked
     // apart: its whole was planned in every order of greedy already.)
     let Plan {
         mut offsets,
-        height: mut slab,
+        mut height,
     } = if peel {
         plan_offsets(items, guard)?
     } else {
         greedy::plan_by_size(items, guard)?
     };
     if budget == 0 {
-        return Ok(Searched::new(offsets, slab, 0));
+        return Ok(Searched::new(offsets, height, 0));
     }
     let n = items.len();
     let Some(bound) = busiest(items, guard, &mut vec![0; n], &mut vec![Placed::EMPTY; n]) else {
-        return Ok(Searched::new(offsets, slab, 0));
+        return Ok(Searched::new(offsets, height, 0));
     };
-    if slab <= bound {
-        return Ok(Searched::new(offsets, slab, 0));
+    if height <= bound {
+        return Ok(Searched::new(offsets, height, 0));
     }
     // First with the buffers live throughout stacked apart; where that is
     // not below greedy's plan, the search as a whole with the budget left.
     let mut peeled = 0;
-    if peel && let Some(stacked) = stack_throughout(items, guard, budget, target)? {
-        if stacked.plan.height < slab {
+    if peel && let Some(stacked) = stack_throughout(items, guard, budget, capacity)? {
+        if stacked.plan.height < height {
             return Ok(stacked);
         }
         peeled = stacked.nodes;
@@ -86,13 +86,17 @@ pub(super) fn search_plan(
     // the highest part's.
     let parts = components(&jobs);
     let start: Vec<usize> = jobs.iter().map(|j| offsets[j.item]).collect();
-    let heights: Vec<usize> = parts.iter().map(|p| height(&jobs, p, &start)).collect();
+    let heights: Vec<usize> = parts
+        .iter()
+        .map(|p| part_height(&jobs, p, &start))
+        .collect();
     let (bounds, perfect): (Vec<usize>, Vec<bool>) =
         parts.iter().map(|p| part_bound(&jobs, p)).unzip();
     // No plan is below the highest part's bound: a part at or below it
     // needs no search.
-    let floor = bounds.iter().copied().max().unwrap_or(0);
-    let aim = target.map_or(floor, |t| t.max(floor));
+    // (It is the whole's bound: the parts split time.)
+    debug_assert_eq!(bounds.iter().copied().max().unwrap_or(0), bound);
+    let aim = capacity.map_or(bound, |t| t.max(bound));
     // The search recurses once per buffer placed: it runs on a thread of
     // its own with room for that (one for every part); where no thread can
     // be made, greedy's plan stands.
@@ -101,14 +105,14 @@ pub(super) fn search_plan(
         .map(|p| parts[p].len().min(max_jobs(perfect[p]).max(lns::MOST)))
         .max();
     let Some(largest) = largest else {
-        return Ok(Searched::new(offsets, slab, peeled));
+        return Ok(Searched::new(offsets, height, peeled));
     };
     let search = Parts {
         jobs: &jobs,
         parts: &parts,
         bounds: &bounds,
         perfect: &perfect,
-        floor,
+        bound,
         aim,
     };
     let (now, used) = std::thread::scope(|scope| {
@@ -125,13 +129,13 @@ pub(super) fn search_plan(
             offsets[j.item] = o;
         }
         // Each part's plan is below its greedy height, so the whole is too.
-        slab = jobs
+        height = jobs
             .iter()
             .map(|j| offsets[j.item] + j.foot)
             .max()
             .unwrap_or(0);
     }
-    Ok(Searched::new(offsets, slab, peeled + used))
+    Ok(Searched::new(offsets, height, peeled + used))
 }
 
 /// The buffers live over the whole time of the problem, stacked from 0,
@@ -145,7 +149,7 @@ fn stack_throughout(
     items: &[Item],
     guard: usize,
     budget: u64,
-    target: Option<usize>,
+    capacity: Option<usize>,
 ) -> Result<Option<Searched>, PlanError> {
     let live = |it: &&Item| it.bytes > 0 && it.first <= it.last;
     let (Some(first), Some(last)) = (
@@ -193,8 +197,8 @@ fn stack_throughout(
     let Some(base) = align_up(end, most) else {
         return Ok(None);
     };
-    let aim = target.map(|t| t.saturating_sub(base));
-    let above = search_plan(&rest, guard, budget, aim, false)?;
+    let capacity = capacity.map(|t| t.saturating_sub(base));
+    let above = search_plan(&rest, guard, budget, capacity, false)?;
     let Some(height) = above.plan.height.checked_add(base) else {
         return Ok(None);
     };

@@ -92,7 +92,7 @@ pub(super) fn load(
 /// largest). Every buffer's start is a multiple of `align` (capped at the
 /// smallest alignment of the buffers live in the phase), so a buffer below
 /// another takes at least its bytes rounded up; the topmost only its bytes.
-/// So the bound is at most every plan's slab: two 10-byte buffers aligned
+/// So the bound is at most every plan's height: two 10-byte buffers aligned
 /// to 256 give 266, as the plan.
 // Its own sweep, checked: it runs on an arena's sizes before any plan
 // exists, where a sum past `usize::MAX` is an error naming the item.
