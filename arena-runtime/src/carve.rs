@@ -1,5 +1,5 @@
 //! How the bytes of a slab are cut into typed views: the memory they live in
-//! ([`Memory`], [`Host`]), the carvers that hand out disjoint pieces in
+//! ([`Memory`], [`Host`](crate::memory::Host)), the carvers that hand out disjoint pieces in
 //! layout order, and the cast of a piece to its element type.
 
 use crate::error::{CarveError, SizeError, StepError};
