@@ -8,13 +8,10 @@ use std::time::Instant;
 use arena::plan::{Plan, PlanError, Problem, plan_with_budget, plan_within};
 use clap::Parser;
 
-/// The search budget (nodes, work counted: `plan_with_budget`): on
-/// MiniMalloc's challenging problems, with MiniMalloc's capacity, every file
-/// at MiniMalloc's height or lower within 0.16 s on a 2-core machine; with
-/// none, nine at their lower bound within 0.20 s and two below MiniMalloc's
-/// height in 0.5 to 0.9 s; traces of 5,000 to 60,000 buffers within 1.008
-/// of their bound in about 2 s; on 2,048 buffers that all meet, about 3.2 s
-/// (BENCHMARKS.md has the figures).
+/// The search budget (nodes, work counted: `plan_with_budget`). What it
+/// buys (heights against the bound, time on MiniMalloc's problems, traces,
+/// tilings and buffers that all meet) is in BENCHMARKS.md, "Current
+/// figures": the figures live there only.
 const DEFAULT_BUDGET: u64 = 150_000;
 
 /// Plans a static allocation problem: buffers live over [lower, upper) that
