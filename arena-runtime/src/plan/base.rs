@@ -61,3 +61,32 @@ pub(super) const fn mix(seed: u64, k: u64) -> u64 {
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
 }
+
+/// Greedy's step, the same in every placement of it: from `at` up, the
+/// lowest offset that, aligned to `align` (a power of two), holds `foot`
+/// bytes below the next of the buffers `taken` (each `(start, end)`, by
+/// start, those live with the new one): each buffer it does not fit below
+/// raises it to that buffer's end. Unaligned; the caller aligns it with a
+/// check. Saturating: a value past `usize::MAX` never fits, and the
+/// caller's checked alignment reports it.
+#[inline(always)]
+pub(super) fn first_fit(
+    mut at: usize,
+    align: usize,
+    foot: usize,
+    taken: impl IntoIterator<Item = (usize, usize)>,
+) -> usize {
+    for (start, end) in taken {
+        if fits(at, align, foot, start) {
+            break;
+        }
+        at = at.max(end);
+    }
+    at
+}
+
+/// Whether `foot` bytes at `at` aligned to `align` end at or below `start`.
+#[inline(always)]
+pub(super) fn fits(at: usize, align: usize, foot: usize, start: usize) -> bool {
+    (at.saturating_add(align - 1) & !(align - 1)).saturating_add(foot) <= start
+}

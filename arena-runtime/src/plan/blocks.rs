@@ -12,7 +12,7 @@
 //! the walk's, byte for byte: a block is passed whole only where the walk
 //! would find no gap in it.
 
-use super::base::{Item, align_up};
+use super::base::{Item, align_up, fits};
 
 /// A placed buffer: its bytes `start..end`, live over `first..=last`.
 #[derive(Clone, Copy)]
@@ -95,7 +95,7 @@ impl Blocks {
     /// bytes (with alignment `align`) live over `first..=last` is clear of
     /// the placed buffers live with it: the floor the walk stops at.
     fn floor(&self, first: usize, last: usize, foot: usize, align: usize) -> usize {
-        let fits = |at: usize, start: usize| super::greedy::fits(at, align, foot, start);
+        let holds = |at: usize, start: usize| fits(at, align, foot, start);
         let mut at = 0usize;
         for b in &self.blocks {
             // None of its buffers meets this one.
@@ -105,7 +105,7 @@ impl Blocks {
             let all_meet = b.max_first <= last && b.min_last >= first;
             if all_meet {
                 let p0 = &b.items[0];
-                if fits(at, p0.start) {
+                if holds(at, p0.start) {
                     return at;
                 }
                 // Every later buffer starts less than `foot` above the
@@ -120,7 +120,7 @@ impl Blocks {
                 if p.first > last || first > p.last {
                     continue;
                 }
-                if fits(at, p.start) {
+                if holds(at, p.start) {
                     return at;
                 }
                 at = at.max(p.end);

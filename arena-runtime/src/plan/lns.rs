@@ -5,7 +5,7 @@
 //! re-plan must respect, the sizes tried) is described in the planner's
 //! documentation ([`super`]).
 
-use super::greedy::first_fit;
+use super::base::first_fit;
 use super::order::{Facts, Order};
 use super::search::{Job, MOST_PAIRS};
 use super::time::Time;

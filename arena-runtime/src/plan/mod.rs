@@ -120,14 +120,14 @@
 //! # The files
 //!
 //! Bottom up, each using only those above it: `base` (the [`Item`], the
-//! alignment arithmetic, the hash), `time` (time compressed into sections,
-//! once for every user; the load of a set of jobs; the lower bound),
-//! `order` (the one order type: keys read from a buffer, largest or
-//! smallest first), `greedy` (with its first-fit step, shared by every
-//! greedy placement) and `blocks`, `search` (its model, the offset search,
-//! `search/corner`, `search/place` and `search/trail`, the undo trail),
-//! `rounds`, `lns` (the neighbourhoods), `parts`, `solve` (the whole run),
-//! `problem`; this module holds only the public calls.
+//! alignment arithmetic, the first-fit step every greedy placement shares,
+//! the hash), `time` (time compressed into sections, once for every user;
+//! the load of a set of jobs; the lower bound), `order` (the one order
+//! type: keys read from a buffer, largest or smallest first), `blocks`,
+//! `greedy`, `search` (`search/model`, the offset search, `search/corner`,
+//! `search/place` and `search/trail`, the undo trail), `rounds`, `lns` (the
+//! neighbourhoods), `parts`, `solve` (the whole run), `problem`; this module
+//! holds only the public calls.
 
 mod base;
 mod blocks;
