@@ -2,8 +2,10 @@
 //!
 //! The rules (canonical plans, section inference, dominance,
 //! decomposition, corners) are described once, in the planner's
-//! documentation ([`super`]); this module holds the problem's model, the
-//! offset search and its state.
+//! documentation ([`super`]); this module holds the offset search and
+//! its state, its children the rest: `model` (the problem as the search
+//! sees it), `corner` (the corner search's node), `place` (placing a job
+//! and raising the floors) and `trail` (the undo trail).
 //!
 //! Deterministic: the search counts nodes, not time, and its order depends
 //! only on the items and the [`Order`].
