@@ -274,7 +274,7 @@ fn replan(
     };
     let made = hood.steps / STEPS;
     let budget = (64 * free.len() as u64).min(left);
-    let (found, used, _) = super::rounds::rounds(
+    let rounded = super::rounds::rounds(
         &hood.sub,
         hood.sections,
         hood.base.clone(),
@@ -283,9 +283,10 @@ fn replan(
         (budget, 0),
         Some(aim),
     );
-    match found {
-        Some((placed, h)) if h < height => {
-            hood.apply(off, &placed);
+    let used = rounded.nodes;
+    match rounded.best {
+        Some(found) if found.height < height => {
+            hood.apply(off, &found.offsets);
             (made + used, true)
         }
         _ => (made + used, false),

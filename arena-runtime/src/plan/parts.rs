@@ -71,7 +71,7 @@ impl Parts<'_> {
                 let (local, sections) = local(jobs, part);
                 // Below the highest part's bound is no use: the search
                 // starts there.
-                let (found, used, round) = rounds(
+                let rounded = rounds(
                     &local,
                     sections,
                     Vec::new(),
@@ -80,11 +80,11 @@ impl Parts<'_> {
                     (share, next[p]),
                     Some(self.aim),
                 );
-                next[p] = round;
-                left = left.saturating_sub(used);
-                if let Some((off, height)) = found {
-                    heights[p] = height;
-                    for (&j, &o) in part.iter().zip(&off) {
+                next[p] = rounded.next_round;
+                left = left.saturating_sub(rounded.nodes);
+                if let Some(found) = rounded.best {
+                    heights[p] = found.height;
+                    for (&j, &o) in part.iter().zip(&found.offsets) {
                         now[j] = o;
                     }
                 }

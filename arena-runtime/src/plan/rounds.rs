@@ -1,7 +1,19 @@
 //! The search's rounds over one part: node limits that double, the bound
 //! tried first, then a bisection towards it from the best plan so far.
 
+use super::base::Plan;
 use super::search;
+
+/// What [`rounds`] did.
+pub(super) struct Rounded {
+    /// The best plan found below the height it started from (offsets by
+    /// job), if any.
+    pub(super) best: Option<Plan>,
+    /// The nodes used.
+    pub(super) nodes: u64,
+    /// The round a later call on the same part goes on from.
+    pub(super) next_round: usize,
+}
 
 /// The short runs of the corner search a round makes on a perfect packing.
 const RESTARTS: usize = 32;
@@ -39,7 +51,7 @@ pub(super) fn rounds(
     height: usize,
     (budget, first_round): (u64, usize),
     aim: Option<usize>,
-) -> (Option<(Vec<usize>, usize)>, u64, usize) {
+) -> Rounded {
     // Every height is a multiple of the sizes' and alignments' common
     // divisor: heights are counted in that unit.
     let unit = jobs
@@ -53,7 +65,11 @@ pub(super) fn rounds(
     // (buffers that nearly all meet) it is not built, its memory bounded as
     // the neighbourhoods' is, and greedy's plan stands.
     if search::count_pairs(jobs) > search::MOST_PAIRS {
-        return (None, 0, first_round);
+        return Rounded {
+            best: None,
+            nodes: 0,
+            next_round: first_round,
+        };
     }
     let mut r = Rounds {
         model: search::Model::new(jobs, sections, base),
@@ -147,7 +163,11 @@ pub(super) fn rounds(
         limit = limit.saturating_mul(2);
         round += 1;
     }
-    (r.best, budget - r.left, round + 1)
+    Rounded {
+        best: r.best,
+        nodes: budget - r.left,
+        next_round: round + 1,
+    }
 }
 
 /// The state of [`rounds`]: heights in its unit, but for the plans' own.
@@ -162,8 +182,8 @@ struct Rounds<'j> {
     height: usize,
     /// The lowest height not ruled out.
     ruled_out: usize,
-    /// The best plan found: offsets by job, height in bytes.
-    best: Option<(Vec<usize>, usize)>,
+    /// The best plan found: offsets by job.
+    best: Option<Plan>,
 }
 
 /// What one search of [`Rounds::attempt`] did.
@@ -201,7 +221,7 @@ impl Rounds<'_> {
                 let height = self.jobs.iter().zip(&off).map(|(j, &o)| o + j.foot).max();
                 if let Some(height) = height.filter(|&h| h < self.height) {
                     self.height = height;
-                    self.best = Some((off, height));
+                    self.best = Some(Plan::new(off, height));
                 }
             }
             None if found.proven => self.ruled_out = self.ruled_out.max(cap + 1),
