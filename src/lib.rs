@@ -4,9 +4,9 @@
 
 pub use arena_macros::Arena;
 pub use arena_runtime::{
-    Arena, BufferInfo, CarveError, Carving, Cursor, DType, DTypeError, DynBytes, DynView, Elem,
-    Fault, FieldKind, FlatBuffer, GUARD_BYTE, GuardError, Host, HostSlab, Layout, LeverInfo,
-    Levers, Memory, Placement, Region, SizeError, StepError, UnknownDType, bf16, f16,
+    Arena, BufferInfo, CarveError, Carving, DType, DTypeError, DynBytes, DynView, Elem, Fault,
+    FieldKind, FlatBuffer, GUARD_BYTE, GuardError, Host, HostSlab, Layout, LeverInfo, Levers,
+    Memory, Placement, Region, SizeError, StepError, UnknownDType, bf16, f16,
 };
 
 /// Low-precision element types: FP8 (`dtype = f8e4m3`, `f8e5m2`), packed FP4

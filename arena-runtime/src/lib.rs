@@ -14,8 +14,8 @@
 //! Arena Region Carving HostSlab Layout Placement FlatBuffer BufferInfo FieldKind
 //! DType Elem UnknownDType DynBytes DynView DTypeError
 //! SizeError CarveError StepError Fault GuardError GUARD_BYTE
-//! Levers LeverInfo bool_lever parsed_lever
-//! Memory Host Carver Cursor region_align
+//! Levers LeverInfo
+//! Memory Host
 //! bf16 f16 E8M0 F4E2M1x2 F8E4M3 F8E5M2 bytemuck
 //! plan plan::Item plan::Plan plan::PlanError plan::plan_offsets plan::plan_with_budget
 //! plan::plan_within plan::lower_bound plan::Problem plan::Buffer plan::ProblemError
@@ -23,15 +23,9 @@
 //! fit::Method fit::Options fit::Point
 //! checked checked::Checked checked::n checked::int checked::ceil16 checked::next_pow2
 //! checked::div_ceil checked::round_up checked::max checked::min checked::clamp
-//! checked::Sizing checked::sized checked::with_shapes checked::or_panic checked::Wide
-//! checked::wide
 //! device device::DeviceSlab device::DeviceBytes device::Device device::DeviceError
 //! device::open device::driver_present device::cudarc
 //! ```
-//!
-//! Still to move out of this list (plumbing that only generated code or
-//! one tool uses): `checked::{Sizing, sized, with_shapes, or_panic, Wide,
-//! wide}`, `Cursor`, `Carver`, `bool_lever`, `parsed_lever`, `region_align`.
 
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -56,12 +50,12 @@ mod memory;
 mod meta;
 mod phased;
 pub mod plan;
+mod sizing;
 mod table;
 
 #[doc(hidden)]
 pub use arena::Fill;
-pub use arena::{Arena, Carving, Region, region_align};
-pub use carve::Carver;
+pub use arena::{Arena, Carving, Region};
 pub use dtype::{DType, Elem, UnknownDType};
 pub use dyn_view::{DTypeError, DynBytes, DynView};
 pub use error::{CarveError, Fault, SizeError, StepError};
@@ -69,8 +63,8 @@ pub use guard::{GUARD_BYTE, GuardError};
 #[doc(hidden)]
 pub use guard::{GuardLog, SlabRef};
 pub use host::HostSlab;
-pub use layout::{Cursor, FlatBuffer, Layout, Placement};
-pub use levers::{LeverInfo, Levers, bool_lever, parsed_lever};
+pub use layout::{FlatBuffer, Layout, Placement};
+pub use levers::{LeverInfo, Levers};
 pub use memory::{Host, Memory};
 pub use meta::{BufferInfo, FieldKind};
 

@@ -1,18 +1,20 @@
 //! Items generated code names by path. Not a public API: may change in any
 //! release.
 
-pub use crate::checked::{Sizing, or_panic, sized, with_shapes};
+pub use crate::sizing::{Sizing, Wide, or_panic, sized, with_shapes};
 
 /// The names a formula's generated code uses: the checked number and
 /// the built-ins of the formula language.
 pub mod formula {
     pub use crate::arith::str_eq;
     pub use crate::checked::{
-        Checked, ceil16, clamp, div_ceil, int, max, min, n, next_pow2, round_up, wide,
+        Checked, ceil16, clamp, div_ceil, int, max, min, n, next_pow2, round_up,
     };
+    pub use crate::sizing::wide;
 }
 pub use crate::arena::static_dtype;
 pub use crate::carve::{Alternatives, Carver, FieldCarver};
+pub use crate::layout::Cursor;
 pub use crate::levers::{bool_lever, flag_lever, parsed_lever};
 pub use crate::memory::{alternative, cast, step_piece};
 pub use crate::phased::{PhasePieces, Phased};

@@ -3,8 +3,9 @@
 //! whose ranges intersect overlap; every buffer is aligned and inside the
 //! slab; lower bound ≤ planned ≤ unplanned; an overflow is a `PlanError`.
 
+use arena_runtime::__private::Cursor;
+use arena_runtime::SizeError;
 use arena_runtime::plan::{Item, Plan, PlanError, lower_bound, plan_offsets};
-use arena_runtime::{Cursor, SizeError};
 use proptest::prelude::*;
 
 fn arb_item(phases: usize) -> impl Strategy<Value = Item> {

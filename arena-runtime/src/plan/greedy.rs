@@ -471,7 +471,7 @@ fn place_bucketed(
 /// Every buffer after the other: the end of the last, writing the offsets when
 /// asked; `None` past `usize::MAX`.
 fn sequential(items: &[Item], guard: usize, mut offsets: Option<&mut [usize]>) -> Option<usize> {
-    let mut cursor = crate::Cursor::new(guard);
+    let mut cursor = crate::layout::Cursor::new(guard);
     for (k, it) in items.iter().enumerate() {
         let at = cursor.place(it.bytes, it.align)?;
         if let Some(off) = offsets.as_deref_mut() {
