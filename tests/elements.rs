@@ -2,7 +2,7 @@
 //! MX scales, a user `Pod` type through `arena::bytemuck`, per-buffer
 //! alignment, and views at fixed addresses across steps.
 
-use arena::{Arena, E8M0, F4E2M1x2, F8E4M3, F8E5M2, HostSlab, Levers, Region};
+use arena::{Arena, Carving, E8M0, F4E2M1x2, F8E4M3, F8E5M2, HostSlab, Levers, Region};
 
 /// A user element type with only `arena` as a dependency.
 #[derive(Clone, Copy, Debug, PartialEq, arena::bytemuck::Pod, arena::bytemuck::Zeroable)]
@@ -152,8 +152,12 @@ fn field_alignment_holds_in_every_layout() {
         let a = AlignedPhases::try_from_config_with(&Levers::new(), n).unwrap();
         for layout in [
             a.layout().unwrap(),
-            a.unplanned_layout_with_guard(0).unwrap(),
-            a.layout_with_guard(3).unwrap(),
+            a.layout_for(Carving {
+                unplanned: true,
+                ..Carving::default()
+            })
+            .unwrap(),
+            a.layout_for(Carving::guard(3)).unwrap(),
         ] {
             let flat = layout.flatten();
             let at = |p: &str| flat.iter().find(|b| b.path == p).unwrap().offset;

@@ -43,7 +43,12 @@ fn metadata_and_planned_bytes() {
     assert_eq!(l.slab_bytes, planned);
     assert_eq!(l.offset_of("up"), l.offset_of("qkv"));
     assert_eq!(
-        p.unplanned_layout_with_guard(0).unwrap().slab_bytes,
+        p.layout_for(Carving {
+            unplanned: true,
+            ..Carving::default()
+        })
+        .unwrap()
+        .slab_bytes,
         unplanned
     );
 }
@@ -253,9 +258,7 @@ fn a_plan_budget_reaches_every_path() {
             ..Carving::default()
         };
         let mut slab = HostSlab::with_carving(s.clone(), carving).unwrap();
-        let want = s
-            .layout_with_budget(0, true, budget.unwrap_or(Searched::PLAN_BUDGET))
-            .unwrap();
+        let want = s.layout_for(carving).unwrap();
         assert_eq!(slab.layout(), &want, "{budget:?}");
         let mut ph = slab.views();
         ph.p1().d.fill(7);

@@ -318,9 +318,11 @@ pub trait Arena: Sized {
             .collect()
     }
 
-    /// The layout of the slab without guards.
+    /// The layout of the slab: where each buffer sits, planned offsets for
+    /// an arena with phases, no guards. [`Arena::layout_for`] with
+    /// [`Carving::default`].
     fn layout(&self) -> Result<Layout, SizeError> {
-        self.layout_with_guard(0)
+        self.layout_for(Carving::default())
     }
 
     /// Bytes of the slab: what one allocation of this arena takes (the end
@@ -374,90 +376,76 @@ pub trait Arena: Sized {
             .map_err(plan_error::<Self>)
     }
 
-    /// The layout with `guard` bytes after every top-level buffer: planned
-    /// offsets for an arena with phases.
-    fn layout_with_guard(&self, guard: usize) -> Result<Layout, SizeError> {
-        self.layout_planned(guard, !Self::PHASES.is_empty())
-    }
-
-    /// The layout without sharing, every buffer after the other (what an
-    /// arena without phases has), with `guard` bytes after each.
-    fn unplanned_layout_with_guard(&self, guard: usize) -> Result<Layout, SizeError> {
-        self.layout_planned(guard, false)
-    }
-
-    /// The layout `carving` asks for: its guard, planned unless `unplanned`.
+    /// The layout `carving` asks for: `guard` bytes after every top-level
+    /// buffer; planned offsets for an arena with phases (with the carving's
+    /// search budget, else [`Arena::PLAN_BUDGET`]) unless `unplanned` asks
+    /// for every buffer after the other. What a slab made with the same
+    /// carving holds.
     fn layout_for(&self, carving: Carving) -> Result<Layout, SizeError> {
-        self.layout_with_budget(
+        layout_of(
+            self,
             carving.guard,
             !carving.unplanned && !Self::PHASES.is_empty(),
             carving.plan_budget.unwrap_or(Self::PLAN_BUDGET),
         )
     }
+}
 
-    /// The layout, planned (buffers of disjoint phases share bytes) or not.
-    fn layout_planned(&self, guard: usize, planned: bool) -> Result<Layout, SizeError> {
-        self.layout_with_budget(guard, planned, Self::PLAN_BUDGET)
-    }
-
-    /// [`Arena::layout_planned`] with the planner's search budget `budget`
-    /// ([`plan::plan_with_budget`]).
-    fn layout_with_budget(
-        &self,
-        guard: usize,
-        planned: bool,
-        budget: u64,
-    ) -> Result<Layout, SizeError> {
-        let planned = planned && !Self::ONE_OF;
-        let offsets = if planned {
-            Some(
-                plan::plan_with_budget(&plan_items(self), guard, budget)
-                    .map_err(plan_error::<Self>)?,
-            )
-        } else {
-            None
-        };
-        let mut cursor = Cursor::new(if Self::ONE_OF { 0 } else { guard });
-        let mut slab_bytes = 0usize;
-        let mut placements = Vec::with_capacity(Self::BUFFERS.len());
-        let mut k = 0;
-        for (i, info) in Self::BUFFERS.iter().enumerate() {
-            if !info.is_carved() {
-                continue;
+/// The layout of `arena` with `guard` bytes after every top-level buffer,
+/// planned (buffers of disjoint phases share bytes, with the search budget
+/// `budget`) or every buffer after the other.
+fn layout_of<A: Arena>(
+    arena: &A,
+    guard: usize,
+    planned: bool,
+    budget: u64,
+) -> Result<Layout, SizeError> {
+    let planned = planned && !A::ONE_OF;
+    let offsets = if planned {
+        Some(plan::plan_with_budget(&plan_items(arena), guard, budget).map_err(plan_error::<A>)?)
+    } else {
+        None
+    };
+    let mut cursor = Cursor::new(if A::ONE_OF { 0 } else { guard });
+    let mut slab_bytes = 0usize;
+    let mut placements = Vec::with_capacity(A::BUFFERS.len());
+    let mut k = 0;
+    for (i, info) in A::BUFFERS.iter().enumerate() {
+        if !info.is_carved() {
+            continue;
+        }
+        let bytes = arena.field_bytes(i);
+        let align = info.align_in(A::ALIGN);
+        let offset = match &offsets {
+            Some(plan) => plan.offsets[k],
+            None if A::ONE_OF => {
+                slab_bytes = slab_bytes.max(bytes);
+                0
             }
-            let bytes = self.field_bytes(i);
-            let align = info.align_in(Self::ALIGN);
-            let offset = match &offsets {
-                Some(plan) => plan.offsets[k],
-                None if Self::ONE_OF => {
-                    slab_bytes = slab_bytes.max(bytes);
-                    0
-                }
-                None => cursor.fit(Self::NAME, info.name, bytes, align)?,
-            };
-            k += 1;
-            let nested = self.nested_layout(i).transpose()?.map(Box::new);
-            placements.push(Placement {
-                name: info.name,
-                offset,
-                bytes,
-                align,
-                dtype: self.field_dtype(i),
-                nested,
-            });
-        }
-        if let Some(plan) = offsets {
-            slab_bytes = plan.height;
-        } else if !Self::ONE_OF {
-            slab_bytes = cursor.end();
-        }
-        Ok(Layout {
-            arena: Self::NAME,
-            one_of: Self::ONE_OF,
-            slab_bytes,
-            placements,
-        })
+            None => cursor.fit(A::NAME, info.name, bytes, align)?,
+        };
+        k += 1;
+        let nested = arena.nested_layout(i).transpose()?.map(Box::new);
+        placements.push(Placement {
+            name: info.name,
+            offset,
+            bytes,
+            align,
+            dtype: arena.field_dtype(i),
+            nested,
+        });
     }
+    if let Some(plan) = offsets {
+        slab_bytes = plan.height;
+    } else if !A::ONE_OF {
+        slab_bytes = cursor.end();
+    }
+    Ok(Layout {
+        arena: A::NAME,
+        one_of: A::ONE_OF,
+        slab_bytes,
+        placements,
+    })
 }
 
 /// What a phase writes into a buffer whose range begins at it.

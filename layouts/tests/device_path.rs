@@ -5,7 +5,7 @@
 //! `carve::cast`: an empty view wherever it sits, then the memory's cast)
 //! that device carving runs, without a GPU.
 
-use arena::{Arena, Memory};
+use arena::{Arena, Carving, Memory};
 
 #[path = "common/qwen3_next.rs"]
 mod fixture;
@@ -80,7 +80,7 @@ fn the_metrale_arena_carves_on_the_device_path_with_odd_guards() {
     // view is taken there before any alignment check.
     let sizes = qwen3_next(128);
     for guard in [1, 2, 3, 100] {
-        let layout = sizes.layout_with_guard(guard).unwrap();
+        let layout = sizes.layout_for(Carving::guard(guard)).unwrap();
         let mut words = buffer(layout.slab_bytes);
         let region = Piece {
             bytes: &mut bytemuck::cast_slice_mut(&mut words)[..layout.slab_bytes],
