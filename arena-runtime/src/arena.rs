@@ -80,12 +80,106 @@ impl Carving {
     }
 }
 
+/// The side of an arena that only generated code and the runtime's slabs
+/// call: carving at a slab's planned offsets, and filling a region when a
+/// phase begins its life. `#[derive(Arena)]` implements it beside
+/// [`Arena`] (its supertrait); not public API, named only as
+/// `arena::__private::Plumbing`.
+pub trait Plumbing {
+    /// [`Arena::carve_step`] at the offsets of `slab`'s layout (planned
+    /// once when the slab was allocated, so that taking views does not plan
+    /// again), recording in its guard log the phase whose guard bands are
+    /// armed; `None` works the offsets out. Only an arena with phases reads
+    /// it. The layout must be [`Arena::layout_for`] with the same carving:
+    /// another layout can make taking a phase's views panic.
+    fn carve_planned<'a, M: Memory>(
+        &'a self,
+        step: &'a Self,
+        region: M::Bytes<'a>,
+        carving: Carving,
+        slab: Option<SlabRef<'a>>,
+    ) -> Result<<Self as Arena>::Views<'a, M>, StepError>
+    where
+        Self: Arena,
+    {
+        let _ = slab;
+        self.carve_step::<M>(step, region, carving)
+    }
+
+    /// Fills field `index`, a nested region whose bytes are `region`, as
+    /// [`Plumbing::fill_region`] does (laid out as `self`, in the dtypes of
+    /// `step`); generated for arenas with nested fields.
+    fn fill_nested<M: Memory>(
+        &self,
+        step: &Self,
+        index: usize,
+        region: M::Bytes<'_>,
+        fill: Fill,
+    ) -> Result<(), CarveError>
+    where
+        Self: Arena,
+    {
+        let _ = (step, index, region, fill);
+        Ok(())
+    }
+
+    /// Fills every buffer of this arena, laid out (without phases) in
+    /// `region`, as a phase does when the arena's region begins its life:
+    /// [`Fill::Poison`] writes each buffer's poison pattern in its dtype as
+    /// `step` has it (a step's dtype chosen at run time may differ from the
+    /// reservation's), [`Fill::Zero`] zeroes the `zeroed` buffers; nested
+    /// regions alike, at every depth. A one-of region's alternatives share
+    /// every byte: poisoned, it is all `0xFF`, NaN in every float dtype.
+    fn fill_region<M: Memory>(
+        &self,
+        step: &Self,
+        mut region: M::Bytes<'_>,
+        fill: Fill,
+    ) -> Result<(), CarveError>
+    where
+        Self: Arena,
+    {
+        if Self::ONE_OF && fill == Fill::Poison {
+            return M::fill(&mut region, &[ONE_OF_POISON]).map_err(|message| CarveError::Device {
+                arena: Self::NAME,
+                field: Self::BUFFERS.first().map_or("", |b| b.name),
+                message,
+            });
+        }
+        let mut cursor = Cursor::new(0);
+        for (i, info) in Self::BUFFERS.iter().enumerate() {
+            if !info.is_carved() {
+                continue;
+            }
+            let bytes = self.field_bytes(i);
+            let offset = if Self::ONE_OF {
+                0
+            } else {
+                cursor.fit(Self::NAME, info.name, bytes, info.align_in(Self::ALIGN))?
+            };
+            let available = M::len(&region);
+            if offset.checked_add(bytes).is_none_or(|end| end > available) {
+                return Err(CarveError::TooShort {
+                    arena: Self::NAME,
+                    field: info.name,
+                    needed: offset.saturating_add(bytes),
+                    available,
+                });
+            }
+            let rest = M::split_at(M::reborrow(&mut region), offset).1;
+            let mut piece = M::split_at(rest, bytes).0;
+            fill_field::<Self, M>(self, step, i, &mut piece, fill)?;
+        }
+        Ok(())
+    }
+}
+
 /// An arena derived with `#[derive(Arena)]`.
 ///
 /// The derive implements every required item; the provided methods compute
 /// the layout from the field metadata, so reports, host carving and device
 /// carving agree by construction.
-pub trait Arena: Sized {
+pub trait Arena: Sized + Plumbing {
     /// The struct's name.
     const NAME: &'static str;
     /// Alignment of the slab and minimum alignment of every buffer.
@@ -181,87 +275,6 @@ pub trait Arena: Sized {
         region: M::Bytes<'a>,
         carving: Carving,
     ) -> Result<Self::Views<'a, M>, StepError>;
-
-    /// [`Arena::carve_step`] at the offsets of `slab`'s layout (planned
-    /// once when the slab was allocated, so that taking views does not plan
-    /// again), recording in its guard log the phase whose guard bands are
-    /// armed; `None` works the offsets out. Only an arena with phases reads
-    /// it. The layout must be [`Arena::layout_for`] with the same carving:
-    /// another layout can make taking a phase's views panic.
-    #[doc(hidden)]
-    fn carve_planned<'a, M: Memory>(
-        &'a self,
-        step: &'a Self,
-        region: M::Bytes<'a>,
-        carving: Carving,
-        slab: Option<SlabRef<'a>>,
-    ) -> Result<Self::Views<'a, M>, StepError> {
-        let _ = slab;
-        self.carve_step::<M>(step, region, carving)
-    }
-
-    /// Fills field `index`, a nested region whose bytes are `region`, as
-    /// [`Arena::fill_region`] does (laid out as `self`, in the dtypes of
-    /// `step`); generated for arenas with nested fields.
-    #[doc(hidden)]
-    fn fill_nested<M: Memory>(
-        &self,
-        step: &Self,
-        index: usize,
-        region: M::Bytes<'_>,
-        fill: Fill,
-    ) -> Result<(), CarveError> {
-        let _ = (step, index, region, fill);
-        Ok(())
-    }
-
-    /// Fills every buffer of this arena, laid out (without phases) in
-    /// `region`, as a phase does when the arena's region begins its life:
-    /// [`Fill::Poison`] writes each buffer's poison pattern in its dtype as
-    /// `step` has it (a step's dtype chosen at run time may differ from the
-    /// reservation's), [`Fill::Zero`] zeroes the `zeroed` buffers; nested
-    /// regions alike, at every depth. A one-of region's alternatives share
-    /// every byte: poisoned, it is all `0xFF`, NaN in every float dtype.
-    #[doc(hidden)]
-    fn fill_region<M: Memory>(
-        &self,
-        step: &Self,
-        mut region: M::Bytes<'_>,
-        fill: Fill,
-    ) -> Result<(), CarveError> {
-        if Self::ONE_OF && fill == Fill::Poison {
-            return M::fill(&mut region, &[ONE_OF_POISON]).map_err(|message| CarveError::Device {
-                arena: Self::NAME,
-                field: Self::BUFFERS.first().map_or("", |b| b.name),
-                message,
-            });
-        }
-        let mut cursor = Cursor::new(0);
-        for (i, info) in Self::BUFFERS.iter().enumerate() {
-            if !info.is_carved() {
-                continue;
-            }
-            let bytes = self.field_bytes(i);
-            let offset = if Self::ONE_OF {
-                0
-            } else {
-                cursor.fit(Self::NAME, info.name, bytes, info.align_in(Self::ALIGN))?
-            };
-            let available = M::len(&region);
-            if offset.checked_add(bytes).is_none_or(|end| end > available) {
-                return Err(CarveError::TooShort {
-                    arena: Self::NAME,
-                    field: info.name,
-                    needed: offset.saturating_add(bytes),
-                    available,
-                });
-            }
-            let rest = M::split_at(M::reborrow(&mut region), offset).1;
-            let mut piece = M::split_at(rest, bytes).0;
-            fill_field::<Self, M>(self, step, i, &mut piece, fill)?;
-        }
-        Ok(())
-    }
 
     /// Carves `region` (at least the slab's size, aligned to [`Arena::ALIGN`])
     /// into views, with `guard` bytes after every top-level buffer.

@@ -1,8 +1,8 @@
 //! [`Checked`]: a size whose arithmetic is checked, so the code generated for
 //! a formula reads as the formula: `2 * M * h` becomes `n(2) * M * h`, and
 //! an overflow anywhere in it is carried to the end as a [`Fault`], where
-//! [`Sizing`] turns it into a [`SizeError`] naming the arena, the item and
-//! the formula.
+//! the generated code turns it into a [`SizeError`](crate::SizeError)
+//! naming the arena, the item and the formula.
 
 use core::ops::{Add, Div, Mul, Rem, Sub};
 

@@ -12,7 +12,7 @@ pub mod formula {
     };
     pub use crate::sizing::wide;
 }
-pub use crate::arena::static_dtype;
+pub use crate::arena::{Plumbing, static_dtype};
 pub use crate::carve::{Alternatives, Carver, FieldCarver};
 pub use crate::layout::Cursor;
 pub use crate::levers::{bool_lever, flag_lever, parsed_lever};

@@ -284,6 +284,7 @@ impl ::arena::Arena for Activations {
         })
     }
 }
+impl ::arena::__private::Plumbing for Activations {}
 ///Typed views of every buffer of [`Activations`], carved from one region.
 pub struct ActivationsViews<'a, M: ::arena::Memory = ::arena::Host> {
     /**The residual stream.

@@ -177,15 +177,22 @@ impl ::arena::Arena for Pass {
         region: M::Bytes<'a>,
         carving: ::arena::Carving,
     ) -> ::arena::__private::Result<Self::Views<'a, M>, ::arena::StepError> {
-        self.carve_planned::<M>(step, region, carving, ::core::option::Option::None)
+        <Self as ::arena::__private::Plumbing>::carve_planned::<
+            M,
+        >(self, step, region, carving, ::core::option::Option::None)
     }
+}
+impl ::arena::__private::Plumbing for Pass {
     fn carve_planned<'a, M: ::arena::Memory>(
         &'a self,
         step: &'a Self,
         region: M::Bytes<'a>,
         carving: ::arena::Carving,
         slab: ::core::option::Option<::arena::__private::SlabRef<'a>>,
-    ) -> ::arena::__private::Result<Self::Views<'a, M>, ::arena::StepError> {
+    ) -> ::arena::__private::Result<
+        <Self as ::arena::Arena>::Views<'a, M>,
+        ::arena::StepError,
+    > {
         ::arena::__private::Result::Ok(PassPhases {
             __phased: ::arena::__private::Phased::<
                 M,

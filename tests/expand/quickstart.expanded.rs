@@ -351,6 +351,7 @@ impl ::arena::Arena for Scratch {
         })
     }
 }
+impl ::arena::__private::Plumbing for Scratch {}
 ///Typed views of every buffer of [`Scratch`], carved from one region.
 pub struct ScratchViews<'a, M: ::arena::Memory = ::arena::Host> {
     /**Hidden states.

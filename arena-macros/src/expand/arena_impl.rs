@@ -158,7 +158,7 @@ pub(super) fn arena_impl(m: &Model, g: &Gen) -> TokenStream {
         .map(|(i, n)| quote!(#i => #rt::nested_layout(&self.#n),))
         .collect();
     let fill_arms = nested.iter().map(
-        |(i, n)| quote!(#i => ::arena::Arena::fill_region::<M>(&self.#n.inner, &step.#n.inner, region, fill),),
+        |(i, n)| quote!(#i => #rt::Plumbing::fill_region::<M>(&self.#n.inner, &step.#n.inner, region, fill),),
     );
     let lever_pushes = m.levers().iter().map(|l| {
         let n = l.name.to_string();
@@ -179,27 +179,33 @@ pub(super) fn arena_impl(m: &Model, g: &Gen) -> TokenStream {
         carving: ::arena::Carving,
     };
     let carve_ret = quote!(#rt::Result<Self::Views<'a, M>, ::arena::StepError>);
-    let carve = if m.phases().is_empty() {
+    let (carve, carve_planned) = if m.phases().is_empty() {
         let body = carve_body(m);
-        quote! {
+        let carve = quote! {
             fn carve_step<'a, M: ::arena::Memory>(#carve_sig) -> #carve_ret {
                 #body
             }
-        }
+        };
+        (carve, quote!())
     } else {
         // The slab hands in the offsets it planned once; a bare carve plans.
         let body = phased_carve(m);
-        quote! {
+        let carve = quote! {
             fn carve_step<'a, M: ::arena::Memory>(#carve_sig) -> #carve_ret {
-                self.carve_planned::<M>(step, region, carving, ::core::option::Option::None)
+                <Self as #rt::Plumbing>::carve_planned::<M>(
+                    self, step, region, carving, ::core::option::Option::None,
+                )
             }
+        };
+        let planned = quote! {
             fn carve_planned<'a, M: ::arena::Memory>(
                 #carve_sig
                 slab: ::core::option::Option<#rt::SlabRef<'a>>,
-            ) -> #carve_ret {
+            ) -> #rt::Result<<Self as ::arena::Arena>::Views<'a, M>, ::arena::StepError> {
                 #body
             }
-        }
+        };
+        (carve, planned)
     };
     let slab = slab_bytes_body(m);
     let shapes_ty = shapes_ident(m);
@@ -230,6 +236,10 @@ pub(super) fn arena_impl(m: &Model, g: &Gen) -> TokenStream {
                     _ => ::core::option::Option::None,
                 }
             }
+        }
+    });
+    let fill_nested = (!nested.is_empty()).then(|| {
+        quote! {
             fn fill_nested<M: ::arena::Memory>(
                 &self,
                 step: &Self,
@@ -297,6 +307,12 @@ pub(super) fn arena_impl(m: &Model, g: &Gen) -> TokenStream {
             #growth
 
             #carve
+        }
+
+        impl #rt::Plumbing for #ident {
+            #carve_planned
+
+            #fill_nested
         }
     }
 }
