@@ -93,5 +93,6 @@ pub(super) fn stubs(m: &Model, with_views: bool) -> TokenStream {
                 ::core::unreachable!()
             }
         }
+        impl #rt::Plumbing for #ident {}
     }
 }
