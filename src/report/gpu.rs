@@ -1,4 +1,4 @@
-//! GPU presets (`arena-report --gpu NAME`, [`super::Report::on_gpu`]): the
+//! GPU presets ([`super::Report::on_gpu`]): the
 //! SM count (which sizes a split-K workspace) and the memory (which an
 //! arena's share is measured against) of common data-centre and desktop
 //! parts.
@@ -22,7 +22,7 @@
 /// One GPU of the preset table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Gpu {
-    /// The name `--gpu` takes, lowercase.
+    /// The preset's name, lowercase ([`find`] takes it).
     pub name: &'static str,
     /// The name a person reads.
     pub display: &'static str,
@@ -43,7 +43,7 @@ const fn gpu(name: &'static str, display: &'static str, sm_count: usize, gib: us
     }
 }
 
-/// Every preset, in the order `--gpu list` prints them.
+/// Every preset, in the order [`list`] prints them.
 pub const GPUS: [Gpu; 9] = [
     gpu("a100-40gb", "A100 40GB", 108, 40),
     gpu("a100-80gb", "A100 80GB", 108, 80),
@@ -73,25 +73,24 @@ fn key(name: &str) -> String {
 }
 
 /// The preset named `name` (see [`GPUS`]; `h100` is the SXM part, `a100`
-/// the 80 GB one), or an error line listing the known names.
-pub fn find(name: &str) -> Result<Gpu, String> {
+/// the 80 GB one; case, spaces, `-` and `_` do not matter), or `None`.
+pub fn find(name: &str) -> Option<Gpu> {
     let k = key(name);
     let target = ALIASES
         .iter()
         .find(|(alias, _)| key(alias) == k)
         .map_or(k, |(_, to)| key(to));
-    GPUS.iter()
-        .find(|g| key(g.name) == target)
-        .copied()
-        .ok_or_else(|| {
-            format!(
-                "--gpu {name:?}: unknown GPU; known: {} (or `list`)",
-                GPUS.map(|g| g.name).join(", ")
-            )
-        })
+    GPUS.iter().find(|g| key(g.name) == target).copied()
 }
 
-/// The table `--gpu list` prints.
+/// The presets' names, comma-separated: what a message about a name
+/// [`find`] does not know can offer instead.
+pub fn names() -> String {
+    GPUS.map(|g| g.name).join(", ")
+}
+
+/// The presets as a text table: name, display name, SMs, memory, and the
+/// aliases.
 pub fn list() -> String {
     let mut out = format!(
         "{:<10}  {:<10}  {:>8}  {:>8}\n",
@@ -121,9 +120,10 @@ mod tests {
         assert_eq!(find("rtx_5090").unwrap().sm_count, 170);
         assert_eq!(find("A100").unwrap().memory_bytes, 80 * GIB);
         assert_eq!(find("h200").unwrap().memory_bytes, 141 * GIB);
-        let e = find("v100").unwrap_err();
-        assert!(e.contains("h100-sxm") && e.contains("rtx5090"), "{e}");
-        assert!(!e.contains('\n'));
+        assert_eq!(find("v100"), None);
+        let known = names();
+        assert!(known.contains("h100-sxm") && known.contains("rtx5090"), "{known}");
+        assert!(!known.contains('\n'));
     }
 
     #[test]

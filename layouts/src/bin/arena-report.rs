@@ -171,7 +171,12 @@ fn run(cli: Cli) -> Result<String, String> {
         (Some(_), Some(_)) => {
             return Err("--gpu and --sm-count both set the SM count: give one of them".to_owned());
         }
-        (Some(name), None) => Some(gpu::find(name)?),
+        (Some(name), None) => Some(gpu::find(name).ok_or_else(|| {
+            format!(
+                "--gpu {name:?}: unknown GPU; known: {} (or `list`)",
+                gpu::names()
+            )
+        })?),
         (None, _) => None,
     };
     let sm_count = gpu
