@@ -7,19 +7,15 @@
 use arena::report::{Report, Row, TABLE_WIDTH};
 use libfuzzer_sys::fuzz_target;
 
-fn leak(s: &str) -> &'static str {
-    Box::leak(s.to_owned().into_boxed_str())
-}
-
 #[path = "../../tests/common/csv.rs"]
 mod csv;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
     let mut parts = text.split('\u{1}');
-    let phases: &'static [&'static str] = match parts.next() {
-        Some(p) if !p.is_empty() => Box::leak(p.split('|').map(leak).collect::<Vec<_>>().into_boxed_slice()),
-        _ => &[],
+    let phases: Vec<&str> = match parts.next() {
+        Some(p) if !p.is_empty() => p.split('|').collect(),
+        _ => Vec::new(),
     };
     let mut rows = Vec::new();
     let fields: Vec<&str> = parts.collect();
@@ -27,13 +23,13 @@ fuzz_target!(|data: &[u8]| {
         let get = |i: usize| f.get(i).copied().unwrap_or("");
         let n = phases.len().max(1);
         rows.push(Row {
-            name: leak(get(0)),
+            name: get(0),
             bytes: k * 4096 + get(1).len(),
             offset: if k % 5 == 4 { None } else { Some(k * 4096) },
             dtype: get(1).to_owned(),
             shape: get(2).to_owned(),
-            formula: leak(get(3)),
-            lever: (k % 3 == 0).then(|| leak(get(4))),
+            formula: get(3),
+            lever: (k % 3 == 0).then(|| get(4)),
             condition: get(4).to_owned(),
             in_total: k % 2 == 0,
             live: if k % 5 == 4 {
@@ -47,8 +43,8 @@ fuzz_target!(|data: &[u8]| {
     }
     let report = Report {
         arena: "Fuzzed",
-        phases,
-        when: fields.first().map(|w| leak(w)),
+        phases: &phases,
+        when: fields.first().copied(),
         slab_bytes: rows.len() * 4096,
         total_bytes: rows.len() * 4096,
         unplanned_bytes: rows.len() * 4096,

@@ -68,7 +68,7 @@ pub struct Report {
     pub reader: Option<Reader>,
     /// The generic report of the same arena: its rows, slab, bounds and
     /// GPU (what a sweep collects).
-    pub generic: arena::report::Report,
+    pub generic: arena::report::Report<'static>,
 }
 
 /// One field of the arena in the report: the generic report's row.

@@ -115,7 +115,7 @@ pub(super) fn stacked(sweep: &Sweep, path: &Path, title: &str) -> Result<(), Str
         .iter()
         .any(|(_, r)| r.slab_bytes < r.unplanned_bytes)
     {
-        let line = |bytes: fn(&super::Report) -> usize| -> Vec<(f64, f64)> {
+        let line = |bytes: fn(&super::Report<'_>) -> usize| -> Vec<(f64, f64)> {
             pos.iter()
                 .zip(&sweep.points)
                 .map(|(x, (_, r))| (*x, bytes(r) as f64 / div))

@@ -37,9 +37,9 @@ pub const TABLE_WIDTH: usize = 120;
 
 /// One field of the arena in a report.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Row {
+pub struct Row<'a> {
     /// The field.
-    pub name: &'static str,
+    pub name: &'a str,
     /// Its bytes (a value field's value).
     pub bytes: usize,
     /// Its offset in the slab; `None` for a value field, which is not carved.
@@ -49,9 +49,9 @@ pub struct Row {
     /// `[d0, d1, ...]`, `(sub-layout)` for a nested region, or `-`.
     pub shape: String,
     /// The size formula as written.
-    pub formula: &'static str,
+    pub formula: &'a str,
     /// The on/off lever that gates it.
-    pub lever: Option<&'static str>,
+    pub lever: Option<&'a str>,
     /// Its conditions as text (`lever X; when ...`), empty when none.
     pub condition: String,
     /// Whether it counts in `total_bytes()`.
@@ -63,7 +63,7 @@ pub struct Row {
     pub align: usize,
 }
 
-impl Row {
+impl Row<'_> {
     /// The row as JSON: `name`, `bytes`, `offset`, `dtype`, `shape`,
     /// `formula`, `lever`, `condition`, `in_total` ([`Report::json`] adds
     /// `live` and `align`, which need the arena's phases).
@@ -87,13 +87,13 @@ impl Row {
 
 /// A sized arena with everything a report shows.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Report {
+pub struct Report<'a> {
     /// The derived struct.
-    pub arena: &'static str,
+    pub arena: &'a str,
     /// The declared phases; empty without.
-    pub phases: &'static [&'static str],
+    pub phases: &'a [&'a str],
     /// The arena-level condition, as written.
-    pub when: Option<&'static str>,
+    pub when: Option<&'a str>,
     /// One allocation's bytes.
     pub slab_bytes: usize,
     /// The sum of the buffers counted in the total.
@@ -103,7 +103,7 @@ pub struct Report {
     /// The busiest phase's bytes: no plan is lower.
     pub lower_bound_bytes: usize,
     /// Every field, in declaration order.
-    pub rows: Vec<Row>,
+    pub rows: Vec<Row<'a>>,
     /// The buffers inside nested regions, at every depth, with their paths
     /// (`region.buffer`) and absolute offsets ([`arena_runtime::Layout::flatten`]).
     pub nested: Vec<arena_runtime::FlatBuffer>,
@@ -111,11 +111,11 @@ pub struct Report {
     pub gpu: Option<Gpu>,
 }
 
-impl Report {
+impl<'a> Report<'a> {
     /// The report of `x`: its layout (planned, for an arena with phases),
     /// totals and every field's metadata. A layout that cannot be computed
     /// is the [`SizeError`].
-    pub fn of<A: Arena>(x: &A) -> Result<Report, SizeError> {
+    pub fn of<A: Arena>(x: &A) -> Result<Report<'static>, SizeError> {
         let layout = x.layout()?;
         let phases = A::PHASES.len();
         let rows = A::BUFFERS
@@ -199,8 +199,8 @@ impl Report {
 
     /// The `n` carved buffers with the most bytes, largest first (ties by
     /// name).
-    pub fn largest(&self, n: usize) -> impl Iterator<Item = &Row> {
-        let mut rows: Vec<&Row> = self.rows.iter().filter(|r| r.offset.is_some()).collect();
+    pub fn largest(&self, n: usize) -> impl Iterator<Item = &Row<'a>> {
+        let mut rows: Vec<&Row<'a>> = self.rows.iter().filter(|r| r.offset.is_some()).collect();
         rows.sort_by(|a, b| b.bytes.cmp(&a.bytes).then(a.name.cmp(b.name)));
         rows.into_iter().take(n)
     }
@@ -490,7 +490,7 @@ impl Report {
                     top,
                     cw - 4.0,
                     (bottom - top).max(0.5),
-                    xml(b.name),
+                    xml(&b.name),
                     xml(&human(b.bytes)),
                     b.offset
                 );
@@ -500,7 +500,7 @@ impl Report {
                         r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
                         x + cw / 2.0,
                         (top + bottom) / 2.0 + 4.0,
-                        xml(b.name)
+                        xml(&b.name)
                     );
                 }
             }
@@ -536,7 +536,7 @@ impl Report {
             })
             .enumerate()
             .map(|(k, (r, first, l, offset))| MapBox {
-                name: r.name,
+                name: r.name.to_owned(),
                 offset,
                 bytes: r.bytes,
                 first: first.min(last),
@@ -578,7 +578,7 @@ pub struct Sweep {
     /// The swept parameter's name.
     pub param: String,
     /// Each value with the arena's report there.
-    pub points: Vec<(usize, Report)>,
+    pub points: Vec<(usize, Report<'static>)>,
 }
 
 impl Sweep {
@@ -614,7 +614,7 @@ impl Sweep {
         })
     }
 
-    fn top3(report: &Report) -> String {
+    fn top3(report: &Report<'_>) -> String {
         report
             .largest(3)
             .map(|r| format!("{} {}", r.name, human(r.bytes)))
@@ -631,7 +631,7 @@ impl Sweep {
     /// known, and the largest buffers.
     pub fn table(&self) -> String {
         let gpu = self.gpu().is_some();
-        let share = |r: &Report| {
+        let share = |r: &Report<'_>| {
             r.gpu_fraction()
                 .map_or(String::new(), |f| format!("{:>8}  ", percent(f)))
         };
@@ -771,7 +771,7 @@ pub struct MemoryMap {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MapBox {
     /// The field.
-    pub name: &'static str,
+    pub name: String,
     /// Its offset.
     pub offset: usize,
     /// Its bytes.
