@@ -7,9 +7,10 @@ use std::sync::Arc;
 use cudarc::driver::{CudaContext, CudaSlice, CudaStream, CudaViewMut, DeviceSlice, DriverError};
 
 use crate::error::{CarveError, SizeError, StepError};
-use crate::guard::{GUARD_BYTE, GuardError, GuardLog, SlabRef, gaps};
+use crate::guard::{GUARD_BYTE, GuardError, GuardLog, gaps};
 use crate::layout::Layout;
 use crate::memory::Memory;
+use crate::slab::Core;
 use crate::{Arena, Carving};
 
 pub use cudarc;
@@ -256,11 +257,34 @@ fn region_start(base: u64, len: usize, slab: usize, align: usize) -> Option<usiz
 }
 
 /// One device allocation holding every buffer of an arena.
+///
+/// # Streams and events
+///
+/// The slab is one `cudarc` allocation and every view is a slice of it, so
+/// the slab follows its context's event tracking, chosen by the caller
+/// before the slab is made:
+///
+/// - **Tracking on** (cudarc's default): once the context has a second
+///   stream, each use of a view records the allocation's one read/write
+///   event pair and waits on it, so kernels on two streams that use two
+///   disjoint views of one slab run one after the other. Correct without
+///   any ordering by the caller, at the cost of the overlap.
+/// - **Tracking off** (`unsafe { ctx.disable_event_tracking() }` before
+///   [`DeviceSlab::new`]): views on different streams do not wait on each
+///   other, and ordering is the caller's, as with any raw device memory:
+///   work on another stream starts after the slab's zero fill and guard
+///   writes on [`DeviceSlab::stream`] (`other.join(slab.stream())`), the
+///   same bytes are not used on two streams at once (a phase's views are
+///   reused by the next phase only after its kernels), and the slab is
+///   dropped only after the work on its views.
+///
+/// Views used while a stream is captured into a CUDA graph must come from
+/// a slab made with tracking off: tracked allocations record events during
+/// capture, which can leave the context in an error state (cudarc issue
+/// 590). `scripts/gpu-check.sh` runs two disjoint views on two streams in
+/// both settings and checks both results.
 pub struct DeviceSlab<A: Arena> {
-    arena: A,
-    layout: Layout,
-    carving: Carving,
-    guards: GuardLog,
+    core: Core<A>,
     slab: CudaSlice<u8>,
     /// Bytes from the allocation's start to the region's aligned start.
     skip: usize,
@@ -283,6 +307,19 @@ impl<A: Arena> DeviceSlab<A> {
         Self::with_carving(arena, stream, Carving::guard(guard))
     }
 
+    /// The slab of an arena with phases laid out without sharing, as
+    /// [`crate::HostSlab::unplanned`].
+    pub fn unplanned(arena: A, stream: &Arc<CudaStream>) -> Result<Self, DeviceError> {
+        Self::with_carving(
+            arena,
+            stream,
+            Carving {
+                unplanned: true,
+                ..Carving::default()
+            },
+        )
+    }
+
     /// The slab carved as `carving` says: guards, planned or not, poison
     /// (see [`crate::HostSlab::with_carving`]).
     pub fn with_carving(
@@ -290,8 +327,8 @@ impl<A: Arena> DeviceSlab<A> {
         stream: &Arc<CudaStream>,
         carving: Carving,
     ) -> Result<Self, DeviceError> {
-        let guard = carving.guard;
-        let layout = crate::host::slab_layout(&arena, carving)?;
+        let core = Core::new(arena, carving)?;
+        let layout = &core.layout;
         let align = A::REGION_ALIGN.max(1);
         let bytes = layout.slab_bytes.max(1);
         // The driver's start is 256-aligned in practice, but with memory
@@ -311,9 +348,9 @@ impl<A: Arena> DeviceSlab<A> {
             skip = region_start(base(&slab, stream), slab.len(), layout.slab_bytes, align);
         }
         let skip = skip.ok_or(DeviceError::Alignment { needed: align })?;
-        if guard > 0 {
+        if carving.guard > 0 {
             // Guards and padding on the device, gap by gap: no host image.
-            for (name, s, e) in gaps(&layout) {
+            for (name, s, e) in gaps(layout) {
                 let mut gap = slab.slice_mut(skip + s..skip + e);
                 device_fill(&mut gap, &[GUARD_BYTE]).map_err(|e| CarveError::Device {
                     arena: A::NAME,
@@ -322,75 +359,55 @@ impl<A: Arena> DeviceSlab<A> {
                 })?;
             }
         }
-        {
-            let region = DeviceBytes {
-                view: slab.slice_mut(skip..skip + layout.slab_bytes),
-                offset: 0,
-            };
-            let planned = SlabRef {
-                layout: &layout,
-                guards: &GuardLog::default(),
-            };
-            arena
-                .carve_planned::<Device>(&arena, region, carving, Some(planned))
-                .map_err(CarveError::from)?;
-        }
+        let region = DeviceBytes {
+            view: slab.slice_mut(skip..skip + layout.slab_bytes),
+            offset: 0,
+        };
+        core.first_carve::<Device>(region, &GuardLog::default())?;
         Ok(DeviceSlab {
-            arena,
-            layout,
-            carving,
-            guards: GuardLog::default(),
+            core,
             slab,
             skip,
             stream: stream.clone(),
         })
     }
 
+    /// The region's bytes, for a carve.
+    fn region(slab: &mut CudaSlice<u8>, skip: usize, len: usize) -> DeviceBytes<'_> {
+        DeviceBytes {
+            view: slab.slice_mut(skip..skip + len),
+            offset: 0,
+        }
+    }
+
     /// The device views of `step`, the same arena sized for one step, carved
     /// from this slab's reservation: as [`crate::HostSlab::views_for`].
     pub fn views_for<'s>(&'s mut self, step: &'s A) -> Result<A::Views<'s, Device>, StepError> {
-        let end = self.skip + self.layout.slab_bytes;
-        let region = DeviceBytes {
-            view: self.slab.slice_mut(self.skip..end),
-            offset: 0,
-        };
-        let planned = SlabRef {
-            layout: &self.layout,
-            guards: &self.guards,
-        };
-        self.arena
-            .carve_planned::<Device>(step, region, self.carving, Some(planned))
+        let region = Self::region(&mut self.slab, self.skip, self.core.layout.slab_bytes);
+        self.core.carve::<Device>(step, region)
     }
 
     /// Poison mode on or off, as [`crate::HostSlab::set_poison`].
     pub fn set_poison(&mut self, on: bool) {
-        self.carving.poison = on;
+        self.core.carving.poison = on;
     }
 
     /// Every buffer as a typed device view, all alive at once.
     pub fn views(&mut self) -> A::Views<'_, Device> {
-        let end = self.skip + self.layout.slab_bytes;
-        let region = DeviceBytes {
-            view: self.slab.slice_mut(self.skip..end),
-            offset: 0,
-        };
-        let planned = SlabRef {
-            layout: &self.layout,
-            guards: &self.guards,
-        };
-        self.arena
-            .carve_planned::<Device>(&self.arena, region, self.carving, Some(planned))
+        let region = Self::region(&mut self.slab, self.skip, self.core.layout.slab_bytes);
+        let core = &self.core;
+        core.carve::<Device>(&core.arena, region)
             .expect("the slab was carved once when it was allocated")
     }
 
     /// The arena this slab holds.
     pub fn arena(&self) -> &A {
-        &self.arena
+        &self.core.arena
     }
 
     /// The layout the slab was carved with.
     pub fn layout(&self) -> &Layout {
-        &self.layout
+        &self.core.layout
     }
 
     /// The whole allocation, for copies of the slab. The arena's region
@@ -406,26 +423,23 @@ impl<A: Arena> DeviceSlab<A> {
         self.skip
     }
 
-    /// The stream the slab was allocated on.
+    /// The stream the slab was allocated, zero-filled and guarded on.
     pub fn stream(&self) -> &Arc<CudaStream> {
         &self.stream
     }
 
-    /// Copies the slab back and names every buffer whose guard changed, as
+    /// Copies the slab back on [`DeviceSlab::stream`] (after the work
+    /// queued there; work on other streams must be ordered before it by the
+    /// caller) and names every buffer whose guard changed, as
     /// [`crate::HostSlab::check_guards`] does (with phases: the bands found
     /// overwritten when a phase ended, and the current phase's).
     pub fn check_guards(&self) -> Result<Result<(), GuardError>, DeviceError> {
-        if self.carving.guard == 0 {
+        if self.core.carving.guard == 0 {
             return Ok(Ok(()));
         }
-        let end = self.skip + self.layout.slab_bytes;
+        let end = self.skip + self.core.layout.slab_bytes;
         let bytes = self.stream.clone_dtoh(&self.slab.slice(self.skip..end))?;
-        Ok(crate::host::check_slab::<A>(
-            &self.layout,
-            self.carving.guard,
-            &self.guards,
-            &bytes,
-        ))
+        Ok(self.core.check_guards(&bytes))
     }
 }
 

@@ -4,9 +4,10 @@ use std::alloc::{self, Layout as AllocLayout};
 use std::ptr::NonNull;
 
 use crate::error::{CarveError, StepError};
-use crate::guard::{GUARD_BYTE, GuardError, GuardLog, SlabRef, check_gaps, gaps};
+use crate::guard::{GUARD_BYTE, GuardError, GuardLog, gaps};
 use crate::layout::Layout;
 use crate::memory::Host;
+use crate::slab::Core;
 use crate::{Arena, Carving};
 
 /// Zeroed bytes aligned to a power of two, freed on drop.
@@ -88,10 +89,7 @@ unsafe impl Sync for AlignedBytes {}
 ///
 /// See the `arena` crate's documentation for an example.
 pub struct HostSlab<A: Arena> {
-    arena: A,
-    layout: Layout,
-    carving: Carving,
-    guards: GuardLog,
+    core: Core<A>,
     bytes: AlignedBytes,
 }
 
@@ -122,54 +120,30 @@ impl<A: Arena> HostSlab<A> {
 
     /// The slab carved as `carving` says: guards, planned or not, poison.
     pub fn with_carving(arena: A, carving: Carving) -> Result<Self, CarveError> {
-        let guard = carving.guard;
-        let layout = slab_layout(&arena, carving)?;
+        let core = Core::new(arena, carving)?;
+        let slab_bytes = core.layout.slab_bytes;
         let align = A::REGION_ALIGN.max(1);
-        let mut bytes =
-            AlignedBytes::zeroed(layout.slab_bytes, align).ok_or(CarveError::Alloc {
-                arena: A::NAME,
-                bytes: layout.slab_bytes,
-                align,
-            })?;
+        let mut bytes = AlignedBytes::zeroed(slab_bytes, align).ok_or(CarveError::Alloc {
+            arena: A::NAME,
+            bytes: slab_bytes,
+            align,
+        })?;
         // Carve once: every later `views()` carves the same immutable arena.
-        let slab = SlabRef {
-            layout: &layout,
-            guards: &GuardLog::default(),
-        };
-        arena
-            .carve_planned::<Host>(&arena, bytes.as_mut_slice(), carving, Some(slab))
-            .map_err(CarveError::from)?;
-        let mut slab = HostSlab {
-            arena,
-            layout,
-            carving,
-            guards: GuardLog::default(),
-            bytes,
-        };
-        if guard > 0 {
-            let gaps = gaps(&slab.layout);
-            let mem = slab.bytes.as_mut_slice();
-            for (_, start, end) in gaps {
+        core.first_carve::<Host>(bytes.as_mut_slice(), &GuardLog::default())?;
+        if carving.guard > 0 {
+            let mem = bytes.as_mut_slice();
+            for (_, start, end) in gaps(&core.layout) {
                 mem[start..end].fill(GUARD_BYTE);
             }
         }
-        Ok(slab)
+        Ok(HostSlab { core, bytes })
     }
 
     /// Every buffer of the arena as a typed view, all alive at once.
     #[inline]
     pub fn views(&mut self) -> A::Views<'_, Host> {
-        let slab = SlabRef {
-            layout: &self.layout,
-            guards: &self.guards,
-        };
-        self.arena
-            .carve_planned::<Host>(
-                &self.arena,
-                self.bytes.as_mut_slice(),
-                self.carving,
-                Some(slab),
-            )
+        let core = &self.core;
+        core.carve::<Host>(&core.arena, self.bytes.as_mut_slice())
             .expect("the slab was carved once when it was allocated")
     }
 
@@ -184,12 +158,7 @@ impl<A: Arena> HostSlab<A> {
     /// read its alternatives' step sizes when they are taken).
     #[inline]
     pub fn views_for<'s>(&'s mut self, step: &'s A) -> Result<A::Views<'s, Host>, StepError> {
-        let slab = SlabRef {
-            layout: &self.layout,
-            guards: &self.guards,
-        };
-        self.arena
-            .carve_planned::<Host>(step, self.bytes.as_mut_slice(), self.carving, Some(slab))
+        self.core.carve::<Host>(step, self.bytes.as_mut_slice())
     }
 
     /// Turns poison mode on or off: when a phase's views are taken, every
@@ -197,17 +166,17 @@ impl<A: Arena> HostSlab<A> {
     /// dtypes) or `0xA5` bytes, so a buffer read before it is written (a
     /// `live` range cut short) shows. Arenas without phases are unaffected.
     pub fn set_poison(&mut self, on: bool) {
-        self.carving.poison = on;
+        self.core.carving.poison = on;
     }
 
     /// The arena this slab was allocated for.
     pub fn arena(&self) -> &A {
-        &self.arena
+        &self.core.arena
     }
 
     /// The layout the slab was carved with.
     pub fn layout(&self) -> &Layout {
-        &self.layout
+        &self.core.layout
     }
 
     /// The whole slab, read-only.
@@ -230,67 +199,6 @@ impl<A: Arena> HostSlab<A> {
     /// the next phase's views are taken; this names every buffer found then,
     /// and every buffer of the current phase whose band changed since.
     pub fn check_guards(&self) -> Result<(), GuardError> {
-        check_slab::<A>(
-            &self.layout,
-            self.carving.guard,
-            &self.guards,
-            self.bytes.as_slice(),
-        )
+        self.core.check_guards(self.bytes.as_slice())
     }
-}
-
-/// The layout a slab of `arena` is carved with, host or device: refused
-/// with guards for a top-level one-of arena (its alternatives share every
-/// byte, so no byte after one is free of the others).
-pub(crate) fn slab_layout<A: Arena>(arena: &A, carving: Carving) -> Result<Layout, CarveError> {
-    if A::ONE_OF && carving.guard > 0 {
-        return Err(CarveError::GuardOnOneOf {
-            arena: A::NAME,
-            guard: carving.guard,
-        });
-    }
-    Ok(arena.layout_for(carving)?)
-}
-
-/// The guard check of a slab of `A` whose bytes are `mem`: the gaps of an
-/// arena without phases (or of one whose phases were never entered); the
-/// bands found overwritten when a phase ended, and those of the current
-/// phase, for an arena with phases.
-pub(crate) fn check_slab<A: Arena>(
-    layout: &Layout,
-    guard: usize,
-    log: &GuardLog,
-    mem: &[u8],
-) -> Result<(), GuardError> {
-    if guard == 0 {
-        return Ok(());
-    }
-    let Some(current) = log.current().filter(|_| !A::PHASES.is_empty()) else {
-        return check_gaps(A::NAME, layout, mem);
-    };
-    let phases = A::PHASES.len();
-    let infos = A::BUFFERS.iter().filter(|b| b.is_carved());
-    let mut overrun = log.recorded();
-    for (k, (p, info)) in layout.placements.iter().zip(infos).enumerate() {
-        let (first, last) = info.phases(phases);
-        let band = p.end()..p.end().saturating_add(guard);
-        let live = first <= current && current <= last;
-        if live
-            && p.bytes > 0
-            && mem
-                .get(band)
-                .is_none_or(|g| g.iter().any(|&b| b != GUARD_BYTE))
-        {
-            overrun.push(k);
-        }
-    }
-    overrun.sort_unstable_by_key(|&k| (layout.placements[k].offset, k));
-    overrun.dedup();
-    if overrun.is_empty() {
-        return Ok(());
-    }
-    Err(GuardError {
-        arena: A::NAME,
-        overrun: overrun.iter().map(|&k| layout.placements[k].name).collect(),
-    })
 }

@@ -51,6 +51,7 @@ mod meta;
 mod phased;
 pub mod plan;
 mod sizing;
+mod slab;
 mod table;
 
 #[doc(hidden)]

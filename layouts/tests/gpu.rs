@@ -254,6 +254,58 @@ fn one_kernel_writes_two_typed_views() {
     println!("gpu: one kernel wrote {n} f32 and {n} u32 through two arena views");
 }
 
+/// Two disjoint views of one slab written on two streams, with the
+/// context's event tracking on (cudarc's default: the two uses wait on each
+/// other through the slab's one event pair) and off (the caller orders:
+/// the second stream joins the slab's after its zero fill): both results
+/// read back whole either way ([`DeviceSlab`]'s "Streams and events").
+#[test]
+fn two_streams_use_two_disjoint_views() {
+    if device().is_none() {
+        return;
+    }
+    for tracking in [true, false] {
+        // A context object of its own: the tracking flag is the object's, so
+        // the other tests' allocations keep the default.
+        let ctx = arena::cuda::cudarc::driver::CudaContext::new(0).unwrap();
+        if !tracking {
+            // SAFETY: this test orders the slab's uses itself: the second
+            // stream joins the first after the allocation, both are
+            // synchronized before the read-back and before the slab drops.
+            unsafe { ctx.disable_event_tracking() };
+        }
+        let first = ctx.default_stream();
+        let second = ctx.new_stream().unwrap();
+        let mut slab = DeviceSlab::new(qwen3_next(8192), &first).unwrap();
+        second.join(&first).unwrap();
+        let mut v = slab.views();
+        let gates: Vec<f32> = (0..v.ssm_gates.len()).map(|i| 0.25 * i as f32).collect();
+        let ids: Vec<u32> = (0..v.token_ids.len()).map(|i| 7 * i as u32 + 3).collect();
+        first.memcpy_htod(&gates, &mut v.ssm_gates).unwrap();
+        second.memcpy_htod(&ids, &mut v.token_ids).unwrap();
+        first.synchronize().unwrap();
+        second.synchronize().unwrap();
+        assert_eq!(
+            first.clone_dtoh(&v.ssm_gates).unwrap(),
+            gates,
+            "tracking {tracking}"
+        );
+        assert_eq!(
+            second.clone_dtoh(&v.token_ids).unwrap(),
+            ids,
+            "tracking {tracking}"
+        );
+        first.synchronize().unwrap();
+        second.synchronize().unwrap();
+        println!(
+            "gpu: two streams wrote {} f32 and {} u32 through two views of one slab, event tracking {}",
+            gates.len(),
+            ids.len(),
+            if tracking { "on" } else { "off" }
+        );
+    }
+}
+
 const OVERRUN: &str = r#"
 extern "C" __global__ void past_end(unsigned int* ids, int n) {
     if (blockIdx.x == 0 && threadIdx.x == 0) { ids[n] = 7u; }

@@ -122,7 +122,10 @@ mod tests {
         assert_eq!(find("h200").unwrap().memory_bytes, 141 * GIB);
         assert_eq!(find("v100"), None);
         let known = names();
-        assert!(known.contains("h100-sxm") && known.contains("rtx5090"), "{known}");
+        assert!(
+            known.contains("h100-sxm") && known.contains("rtx5090"),
+            "{known}"
+        );
         assert!(!known.contains('\n'));
     }
 
