@@ -8,6 +8,7 @@ use core::str::FromStr;
 use half::{bf16, f16};
 
 use crate::elem::{E8M0, F4E2M1x2, F8E4M3, F8E5M2};
+use crate::error::UnknownDType;
 
 /// An element type chosen at run time: every element type the derive knows
 /// by name.
@@ -175,25 +176,6 @@ impl fmt::Display for DType {
         f.write_str(self.name())
     }
 }
-
-/// A text that names no [`DType`]: the text, as given.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UnknownDType(pub String);
-
-impl fmt::Display for UnknownDType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "`{}` is not an element type: expected one of u8, i8, u16, i16, u32, i32, u64, i64, \
-             f16, bf16, f32, f64, f8e4m3, f8e5m2, f4e2m1x2, e8m0, or a Hugging Face / PyTorch \
-             name (bfloat16, float16, half, float32, float, float64, double, int8, uint8, int16, \
-             int32, int64, float8_e4m3fn, float8_e5m2, with or without `torch.`)",
-            self.0
-        )
-    }
-}
-
-impl std::error::Error for UnknownDType {}
 
 impl FromStr for DType {
     type Err = UnknownDType;

@@ -6,7 +6,7 @@
 use core::fmt;
 
 use crate::dtype::{DType, Elem};
-use crate::error::CarveError;
+use crate::error::{CarveError, DTypeError};
 use crate::memory::{Host, Memory, cast};
 
 /// The size of a buffer whose element type is chosen at run time: the type
@@ -52,50 +52,6 @@ pub struct DynView<'a, M: Memory = Host> {
     dtype: DType,
     bytes: M::Bytes<'a>,
 }
-
-/// A typed view asked of a [`DynView`] in another element type than its
-/// buffer's (or in a type whose size is not its [`Elem::DTYPE`]'s: a wrong
-/// user `impl Elem`): names the arena, the buffer, its dtype and the type
-/// asked for. Nothing changes: the slab and its other views stay usable.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct DTypeError {
-    /// The derived struct.
-    pub arena: &'static str,
-    /// The buffer.
-    pub buffer: &'static str,
-    /// Its element type, as sized.
-    pub dtype: DType,
-    /// The type asked for.
-    pub asked: DType,
-    /// The size in bytes of the Rust type asked for (`asked.bytes()` for
-    /// every type that names its dtype truly).
-    pub size: usize,
-}
-
-impl fmt::Display for DTypeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.size != self.asked.bytes() {
-            return write!(
-                f,
-                "`{}.{}`: the type asked for says it is {} (`Elem::DTYPE`) but takes {} bytes where {} takes {}: its `impl Elem` is wrong",
-                self.arena,
-                self.buffer,
-                self.asked,
-                self.size,
-                self.asked,
-                self.asked.bytes()
-            );
-        }
-        write!(
-            f,
-            "`{}.{}` holds {} elements, not {}: take it as `typed::<{}>()`",
-            self.arena, self.buffer, self.dtype, self.asked, self.dtype
-        )
-    }
-}
-
-impl std::error::Error for DTypeError {}
 
 /// Whether `bytes` can be viewed as elements of `dtype`: a whole number of
 /// them, aligned (by address on the host, by offset on a device). Every

@@ -4,6 +4,7 @@
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use crate::error::GuardError;
 use crate::layout::Layout;
 
 /// The byte every guard gap and padding byte holds while untouched.
@@ -62,31 +63,6 @@ impl GuardLog {
             .clone()
     }
 }
-
-/// Buffers whose guard gap was overwritten.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct GuardError {
-    /// The derived struct.
-    pub arena: &'static str,
-    /// Every buffer after which a guard byte changed, in slab order.
-    pub overrun: Vec<&'static str>,
-}
-
-impl std::fmt::Display for GuardError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "`{}`: guard overwritten after ", self.arena)?;
-        for (i, name) in self.overrun.iter().enumerate() {
-            if i > 0 {
-                f.write_str(", ")?;
-            }
-            write!(f, "`{name}`")?;
-        }
-        Ok(())
-    }
-}
-
-impl std::error::Error for GuardError {}
 
 /// The bytes after each non-empty top-level buffer up to the next one (or the
 /// slab's end) that no buffer covers: where guards and padding live. With

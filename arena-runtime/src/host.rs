@@ -3,8 +3,9 @@
 use std::alloc::{self, Layout as AllocLayout};
 use std::ptr::NonNull;
 
+use crate::error::GuardError;
 use crate::error::{CarveError, StepError};
-use crate::guard::{GUARD_BYTE, GuardError, GuardLog, gaps};
+use crate::guard::{GUARD_BYTE, GuardLog, gaps};
 use crate::layout::Layout;
 use crate::memory::Host;
 use crate::slab::Core;

@@ -57,10 +57,10 @@ mod table;
 #[doc(hidden)]
 pub use arena::Fill;
 pub use arena::{Arena, Carving, Region};
-pub use dtype::{DType, Elem, UnknownDType};
-pub use dyn_view::{DTypeError, DynBytes, DynView};
-pub use error::{CarveError, Fault, SizeError, StepError};
-pub use guard::{GUARD_BYTE, GuardError};
+pub use dtype::{DType, Elem};
+pub use dyn_view::{DynBytes, DynView};
+pub use error::{CarveError, DTypeError, Fault, GuardError, SizeError, StepError, UnknownDType};
+pub use guard::GUARD_BYTE;
 #[doc(hidden)]
 pub use guard::{GuardLog, SlabRef};
 pub use host::HostSlab;

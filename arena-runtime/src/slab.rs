@@ -3,8 +3,9 @@
 //! guard check and the accessors that host and device slabs share. A slab
 //! holds a [`Core`] beside its own bytes and calls it.
 
+use crate::error::GuardError;
 use crate::error::{CarveError, StepError};
-use crate::guard::{GUARD_BYTE, GuardError, GuardLog, SlabRef, check_gaps};
+use crate::guard::{GUARD_BYTE, GuardLog, SlabRef, check_gaps};
 use crate::layout::Layout;
 use crate::memory::Memory;
 use crate::{Arena, Carving};

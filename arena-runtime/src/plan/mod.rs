@@ -142,10 +142,11 @@ mod solve;
 mod time;
 
 pub use crate::error::PlanError;
+pub use crate::error::ProblemError;
 pub use base::{Item, Plan};
 pub use greedy::plan_offsets;
 pub(crate) use greedy::{Placed, plan};
-pub use problem::{Buffer, Problem, ProblemError};
+pub use problem::{Buffer, Problem};
 use solve::search_plan;
 pub use time::lower_bound;
 

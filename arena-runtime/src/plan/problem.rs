@@ -3,7 +3,7 @@
 //! with [`super::plan_with_budget`], and its solution in the same form with
 //! an `offset` column. What `arena-plan` reads and writes.
 
-use std::fmt;
+use crate::error::ProblemError;
 
 /// One buffer of a problem, as its file gives it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,30 +26,6 @@ pub struct Problem {
     /// The buffers.
     pub buffers: Vec<Buffer>,
 }
-
-/// Why a problem file could not be read: the line (1-based), the column
-/// where there is one, and what was wrong.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct ProblemError {
-    /// 1-based line.
-    pub line: usize,
-    /// The column's name, where the fault is in one.
-    pub column: Option<&'static str>,
-    /// What was wrong.
-    pub message: String,
-}
-
-impl fmt::Display for ProblemError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.column {
-            Some(c) => write!(f, "line {}, column `{c}`: {}", self.line, self.message),
-            None => write!(f, "line {}: {}", self.line, self.message),
-        }
-    }
-}
-
-impl std::error::Error for ProblemError {}
 
 const COLUMNS: [&str; 4] = ["id", "lower", "upper", "size"];
 
