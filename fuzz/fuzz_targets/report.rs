@@ -52,6 +52,8 @@ fuzz_target!(|data: &[u8]| {
         rows,
         nested: Vec::new(),
         gpu: None,
+        footer: Vec::new(),
+        extra: serde_json::Map::new(),
     };
     let n = report.rows.len();
     let table = report.table();

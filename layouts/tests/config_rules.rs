@@ -247,7 +247,7 @@ fn an_unknown_model_type_with_the_core_keys_is_read_generically_and_says_so() {
     let out = String::from_utf8(table.stdout).unwrap();
     assert!(
         out.contains(
-            "read by      the generic path: model_type `gemma3` has no mapping of its own"
+            "read by            the generic path: model_type `gemma3` has no mapping of its own"
         ),
         "{out}"
     );

@@ -38,7 +38,7 @@ fn the_metrale_report_says_it_has_no_phases() {
         .output()
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.contains("phases       none declared"), "{text}");
+    assert!(text.contains("phases             none declared"), "{text}");
     let json = std::process::Command::new(env!("CARGO_BIN_EXE_arena-report"))
         .args(["--format", "json"])
         .output()

@@ -109,6 +109,31 @@ pub struct Report<'a> {
     pub nested: Vec<arena_runtime::FlatBuffer>,
     /// The GPU the report relates the arena to.
     pub gpu: Option<Gpu>,
+    /// Lines a front-end adds below the totals ([`Report::with_total`],
+    /// [`Report::with_line`]), in order.
+    pub footer: Vec<Footer>,
+    /// Keys a front-end adds to [`Report::json`] ([`Report::with_json`]).
+    pub extra: serde_json::Map<String, serde_json::Value>,
+}
+
+/// A line a front-end adds below a report's totals: the report stays the
+/// one renderer, the front-end supplies data.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Footer {
+    /// Bytes, printed as the totals are (`name`, the count, its size).
+    Total {
+        /// What the bytes are.
+        name: String,
+        /// The bytes.
+        bytes: usize,
+    },
+    /// A line of text after a name, aligned with the totals' names.
+    Line {
+        /// What the line is.
+        name: String,
+        /// The text.
+        text: String,
+    },
 }
 
 impl<'a> Report<'a> {
@@ -167,7 +192,34 @@ impl<'a> Report<'a> {
                 .filter(|b| b.depth > 0)
                 .collect(),
             gpu: None,
+            footer: Vec::new(),
+            extra: serde_json::Map::new(),
         })
+    }
+
+    /// This report with `bytes` below its totals, printed as they are.
+    pub fn with_total(mut self, name: impl Into<String>, bytes: usize) -> Self {
+        self.footer.push(Footer::Total {
+            name: name.into(),
+            bytes,
+        });
+        self
+    }
+
+    /// This report with a line of `text` below its totals, after `name`.
+    pub fn with_line(mut self, name: impl Into<String>, text: impl Into<String>) -> Self {
+        self.footer.push(Footer::Line {
+            name: name.into(),
+            text: text.into(),
+        });
+        self
+    }
+
+    /// This report with `key` in its JSON: a front-end's data beside the
+    /// report's own keys (a key of the report's own is replaced).
+    pub fn with_json(mut self, key: impl Into<String>, value: serde_json::Value) -> Self {
+        self.extra.insert(key.into(), value);
+        self
     }
 
     /// This report related to `gpu`: the slab's share of its memory in the
@@ -329,14 +381,26 @@ impl<'a> Report<'a> {
         if let Some(w) = self.when {
             let _ = writeln!(out, "every buffer is 0 unless {}", ellipsize(&fold(w), 90));
         }
-        let mut total = |name: &str, bytes: usize| {
+        let total = |out: &mut String, name: &str, bytes: usize| {
             let _ = writeln!(out, "{name:<18} {bytes:>16}  {}", human(bytes));
         };
-        total("total_bytes", self.total_bytes);
-        total("slab_bytes", self.slab_bytes);
+        total(&mut out, "total_bytes", self.total_bytes);
+        total(&mut out, "slab_bytes", self.slab_bytes);
         if phased {
-            total("unplanned_bytes", self.unplanned_bytes);
-            total("lower_bound_bytes", self.lower_bound_bytes);
+            total(&mut out, "unplanned_bytes", self.unplanned_bytes);
+            total(&mut out, "lower_bound_bytes", self.lower_bound_bytes);
+        }
+        for line in &self.footer {
+            match line {
+                Footer::Total { name, bytes } => total(&mut out, name, *bytes),
+                Footer::Line { name, text } => {
+                    let text = match max {
+                        Some(max) => ellipsize(&fold(text), max.saturating_sub(19)),
+                        None => fold(text),
+                    };
+                    let _ = writeln!(out, "{name:<18} {text}");
+                }
+            }
         }
         if let (Some(g), Some(f)) = (self.gpu, self.gpu_fraction()) {
             let _ = writeln!(
@@ -373,7 +437,7 @@ impl<'a> Report<'a> {
                 serde_json::Value::Object(b)
             })
             .collect();
-        serde_json::json!({
+        let mut json = serde_json::json!({
             "arena": self.arena,
             "slab_bytes": self.slab_bytes,
             "total_bytes": self.total_bytes,
@@ -388,7 +452,11 @@ impl<'a> Report<'a> {
                 "offset": b.offset,
                 "bytes": b.bytes,
             })).collect::<Vec<_>>(),
-        })
+        });
+        if let serde_json::Value::Object(map) = &mut json {
+            map.extend(self.extra.clone());
+        }
+        json
     }
 
     /// A header, then one line per field:
@@ -847,7 +915,7 @@ pub fn phase_table<A: Arena>(arena: &A) -> Result<String, SizeError> {
 }
 
 /// Bytes with a binary unit: `12.0 MiB`.
-pub fn human(bytes: usize) -> String {
+pub(crate) fn human(bytes: usize) -> String {
     const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
     let mut v = bytes as f64;
     let mut unit = 0;
@@ -863,7 +931,7 @@ pub fn human(bytes: usize) -> String {
 }
 
 /// A fraction as a percentage a person reads: `2.41%`, `0.013%`.
-pub fn percent(f: f64) -> String {
+fn percent(f: f64) -> String {
     let p = f * 100.0;
     if p >= 1.0 || p == 0.0 {
         format!("{p:.2}%")
@@ -873,7 +941,7 @@ pub fn percent(f: f64) -> String {
 }
 
 /// `s` cut to `max` characters, the last one `…` where it was longer.
-pub fn ellipsize(s: &str, max: usize) -> String {
+fn ellipsize(s: &str, max: usize) -> String {
     if s.chars().count() <= max {
         return s.to_owned();
     }
@@ -884,13 +952,13 @@ pub fn ellipsize(s: &str, max: usize) -> String {
 
 /// `s` with every run of whitespace (newlines, `\r`, tabs) one space: one
 /// line of a table.
-pub fn fold(s: &str) -> String {
+fn fold(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// `s` as one CSV field: quoted where it holds a comma, a quote, a newline
 /// or a carriage return.
-pub fn csv_field(s: &str) -> String {
+fn csv_field(s: &str) -> String {
     if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {

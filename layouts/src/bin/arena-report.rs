@@ -273,7 +273,7 @@ fn fit(
                     "--reserve {}: more than the {}'s {} of memory",
                     reserve.as_deref().unwrap_or("0"),
                     g.display,
-                    arena::report::human(g.memory_bytes)
+                    fit::human(g.memory_bytes)
                 )
             })?;
             (
