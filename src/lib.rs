@@ -1,5 +1,23 @@
 //! Declare a GPU scratch arena once. See the README for the attribute reference.
 #![doc = include_str!("../README.md")]
+//!
+//! # What is public
+//!
+//! Every item this crate exports, a promise of the release (the runtime's
+//! items are `arena-runtime`'s list; `cuda` is its `device`). A test in
+//! `arena-runtime/src/surface_tests.rs` reads this crate's `pub` lines and
+//! fails when an item is added or removed without this list changing.
+//!
+//! ```text
+//! Arena BufferInfo CarveError Carving DType DTypeError DynBytes DynView Elem Fault FieldKind
+//! FlatBuffer GUARD_BYTE GuardError Host HostSlab Layout LeverInfo Levers Memory Placement
+//! Region SizeError StepError UnknownDType bf16 f16 E8M0 F4E2M1x2 F8E4M3 F8E5M2 bytemuck
+//! cuda checked fit plan report
+//! report::gpu report::Gpu report::TABLE_WIDTH report::Row report::Report report::Footer
+//! report::Sweep report::MemoryMap report::MapBox report::SVG_WIDTH report::SVG_HEIGHT
+//! report::phase_table
+//! report::gpu::Gpu report::gpu::GPUS report::gpu::find report::gpu::names report::gpu::list
+//! ```
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub use arena_macros::Arena;
