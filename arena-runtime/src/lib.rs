@@ -54,15 +54,11 @@ mod sizing;
 mod slab;
 mod table;
 
-#[doc(hidden)]
-pub use arena::Fill;
 pub use arena::{Arena, Carving, Region};
 pub use dtype::{DType, Elem};
 pub use dyn_view::{DynBytes, DynView};
 pub use error::{CarveError, DTypeError, Fault, GuardError, SizeError, StepError, UnknownDType};
 pub use guard::GUARD_BYTE;
-#[doc(hidden)]
-pub use guard::{GuardLog, SlabRef};
 pub use host::HostSlab;
 pub use layout::{FlatBuffer, Layout, Placement};
 pub use levers::{LeverInfo, Levers};

@@ -8,7 +8,9 @@ use crate::error::{CarveError, SizeError, StepError};
 use crate::guard::{GUARD_BYTE, GuardLog};
 use crate::memory::{Memory, cast, step_fits};
 use crate::table::{Table, in_order};
-use crate::{Arena, Carving, FieldKind, Fill, Layout, Region, SlabRef};
+use crate::arena::Fill;
+use crate::guard::SlabRef;
+use crate::{Arena, Carving, FieldKind, Layout, Region};
 
 /// The region of an arena `A` with phases and `N` carved fields, laid out
 /// for the sizes `reserved` and cut, one phase at a time, to the sizes

@@ -22,7 +22,8 @@ pub use crate::phased::{PhasePieces, Phased};
 /// measure it.
 pub use crate::plan::greedy::{Placed, plan};
 pub use crate::table::slab;
-pub use crate::{Fill, SlabRef};
+pub use crate::arena::Fill;
+pub use crate::guard::SlabRef;
 pub use std::result::Result;
 pub use std::vec::Vec;
 
