@@ -2,14 +2,14 @@
 //! planned), every phase checked once when the views are taken, then one
 //! phase's pieces at a time.
 
+use crate::arena::Fill;
 use crate::arena::{elem_bytes, fill_field};
 use crate::carve::Carver;
 use crate::error::{CarveError, SizeError, StepError};
+use crate::guard::SlabRef;
 use crate::guard::{GUARD_BYTE, GuardLog};
 use crate::memory::{Memory, cast, step_fits};
 use crate::table::{Table, in_order};
-use crate::arena::Fill;
-use crate::guard::SlabRef;
 use crate::{Arena, Carving, FieldKind, Layout, Region};
 
 /// The region of an arena `A` with phases and `N` carved fields, laid out

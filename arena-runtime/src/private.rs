@@ -12,8 +12,10 @@ pub mod formula {
     };
     pub use crate::sizing::wide;
 }
+pub use crate::arena::Fill;
 pub use crate::arena::{Plumbing, static_dtype};
 pub use crate::carve::{Alternatives, Carver, FieldCarver};
+pub use crate::guard::SlabRef;
 pub use crate::layout::Cursor;
 pub use crate::levers::{bool_lever, flag_lever, parsed_lever};
 pub use crate::memory::{alternative, cast, step_piece};
@@ -22,8 +24,6 @@ pub use crate::phased::{PhasePieces, Phased};
 /// measure it.
 pub use crate::plan::greedy::{Placed, plan};
 pub use crate::table::slab;
-pub use crate::arena::Fill;
-pub use crate::guard::SlabRef;
 pub use std::result::Result;
 pub use std::vec::Vec;
 

@@ -67,10 +67,7 @@ fn json_schema() {
     // `glm_trimmed`, whose offset is null (it is not carved).
     let buffers = v["buffers"].as_array().unwrap();
     assert_eq!(buffers.len(), 47);
-    assert_eq!(
-        buffers.iter().filter(|b| b["offset"].is_null()).count(),
-        1
-    );
+    assert_eq!(buffers.iter().filter(|b| b["offset"].is_null()).count(), 1);
     for b in buffers {
         for key in [
             "name", "bytes", "offset", "dtype", "shape", "formula", "lever", "in_total", "live",
@@ -399,7 +396,10 @@ fn gpu_in_the_table_footer_and_the_sweep() {
     assert!(footer.starts_with("on L40S: "), "{footer}");
     assert!(footer.contains(" of 48.0 GiB ("), "{footer}");
     assert!(footer.ends_with("%)"), "{footer}");
-    assert!(out.contains("\ngpu                L40S: 142 SMs\n"), "{out}");
+    assert!(
+        out.contains("\ngpu                L40S: 142 SMs\n"),
+        "{out}"
+    );
     assert!(!stdout(&run(&[])).contains("\non "));
     let sweep = stdout(&run(&[
         "--gpu",
