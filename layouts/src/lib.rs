@@ -14,7 +14,5 @@ pub mod sublayouts;
 
 pub use sizes::BufferSizes;
 pub use splitk::{SplitKPolicy, Target};
-pub mod chart;
 pub mod fit;
-pub mod gpu;
 pub mod report;

@@ -4,9 +4,9 @@
 use arena::{Arena, Levers};
 use serde_json::{Value, json};
 
-use crate::gpu::Gpu;
 use crate::rules::Reader;
 use crate::{BufferSizes, ModelConfig, Target};
+use arena::report::Gpu;
 
 /// The widest line of the default table, in characters (the generic
 /// report's).

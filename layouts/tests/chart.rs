@@ -1,4 +1,4 @@
-//! The sweep chart (`layouts::chart::stacked`): the planned footprint of an
+//! The sweep chart (`Sweep::chart`): the planned footprint of an
 //! arena with declared lifetimes over the stacked unplanned bytes.
 
 use std::path::PathBuf;
@@ -31,7 +31,7 @@ fn draw(sweep: &Sweep, tag: &str) -> String {
     let dir = std::env::temp_dir().join(format!("arena-chart-{}-{tag}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path: PathBuf = dir.join("chart.svg");
-    layouts::chart::stacked(sweep, &path, "test").unwrap();
+    sweep.chart(&path, "test").unwrap();
     let svg = std::fs::read_to_string(&path).unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
     svg

@@ -4,11 +4,12 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use arena::report::gpu;
 use arena::{Arena, Levers};
 use clap::{Parser, ValueEnum};
+use layouts::fit;
 use layouts::report::{self, Limits, SWEEPABLE, Sweep};
 use layouts::{BufferSizes, ModelConfig, Reader, SplitKPolicy, Target};
-use layouts::{fit, gpu};
 
 /// The Qwen3-Next-80B-A3B config.json, used when no file is given.
 const EMBEDDED: &str = include_str!("../../configs/hf/Qwen__Qwen3-Next-80B-A3B-Thinking.json");
@@ -232,7 +233,7 @@ fn run(cli: Cli) -> Result<String, String> {
             config.model_type,
             short(&source)
         );
-        layouts::chart::stacked(&sweep, path, &title)?;
+        sweep.chart(path, &title)?;
     }
     Ok(match cli.format {
         Format::Table => sweep.table(),
