@@ -1,5 +1,4 @@
-//! Declare a GPU scratch arena once. See the README for the attribute reference.
-#![doc = include_str!("../README.md")]
+#![doc = include_str!("lib.md")]
 //!
 //! # What is public
 //!
@@ -57,3 +56,10 @@ pub mod report;
 
 #[doc(hidden)]
 pub use arena_runtime::__private;
+
+/// The README's examples, compiled and run as doctests (the README is the
+/// repository's front page, not this crate's documentation).
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+

@@ -1,6 +1,6 @@
 //! Device arenas (feature `cuda`): one allocation on a CUDA stream, every
-//! buffer a typed `cudarc` view, all alive at once. The README's "On the GPU"
-//! section has a complete example.
+//! buffer a typed `cudarc` view, all alive at once. The `arena` crate's
+//! documentation, "On the GPU", has a complete example.
 
 use std::sync::Arc;
 

@@ -32,7 +32,7 @@
 //! does not fit any budget. Any other sizing error is returned, naming the
 //! value ([`FitError::Sizing`]).
 //!
-//! In an arena (the `arena` crate's README has this as a doctest):
+//! In an arena (the `arena` crate's documentation has this as a doctest):
 //!
 //! ```text
 //! let fit = arena::fit::largest("max_batch_tokens", 1..=1 << 20, 64 << 20, |m| {

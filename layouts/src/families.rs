@@ -1,8 +1,8 @@
 //! Hugging Face `config.json` -> [`ModelConfig`], one mapping per model family.
 //!
 //! The families of spec §3.2 follow it; the others are this project's own
-//! mappings (spec §11), each documented in the README's family table. A key a
-//! mapping needs and the file lacks is an error naming the key.
+//! mappings (spec §11), each documented in this package's README, its family
+//! table. A key a mapping needs and the file lacks is an error naming the key.
 
 use crate::config::{ConfigError, ModelConfig, Obj, generic};
 use crate::rules::{self, Ctx, Reader};

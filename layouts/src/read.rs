@@ -38,7 +38,7 @@ impl ModelConfig {
     }
 
     /// Reads a Hugging Face `config.json`, mapped by model family (see the
-    /// README's family tables). `file` names it in errors.
+    /// family tables of this package's README). `file` names it in errors.
     pub fn from_hf_config_json(text: &str, file: &str) -> Result<Self, ConfigError> {
         Self::read_hf_config_json(text, file).map(|(config, _)| config)
     }

@@ -197,8 +197,8 @@ impl Report {
         self.rendered().wide_table()
     }
 
-    /// The generic report's JSON with this front-end's keys (the README's
-    /// list).
+    /// The generic report's JSON with this front-end's keys (the list in
+    /// this package's README).
     pub fn json(&self) -> Value {
         self.rendered().json()
     }
