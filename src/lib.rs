@@ -62,4 +62,3 @@ pub use arena_runtime::__private;
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
-
