@@ -15,6 +15,7 @@ use arena::{Arena, DType, DynBytes, HostSlab, Levers, bf16, f16};
 const LLAMA_3_1_8B: &str = include_str!("configs/meta-llama__Meta-Llama-3.1-8B.json");
 
 /// What the sizing reads from config.json.
+#[derive(Debug)]
 pub struct LlamaConfig {
     pub hidden_size: usize,
     pub intermediate_size: usize,

@@ -21,6 +21,7 @@ const GPU_BYTES: usize = 80 << 30;
 const RUNTIME_RESERVE: usize = 2 << 30;
 
 /// What the sizing reads from config.json.
+#[derive(Debug)]
 pub struct Config {
     pub layers: usize,
     pub hidden: usize,

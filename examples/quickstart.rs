@@ -6,6 +6,7 @@ use arena::report::Report;
 use arena::{Arena, HostSlab, Levers};
 
 /// What the sizing reads from the model.
+#[derive(Debug)]
 pub struct ModelConfig {
     pub hidden_size: usize,
     pub intermediate_size: usize,

@@ -17,6 +17,7 @@
 //! report::phase_table
 //! report::gpu::Gpu report::gpu::GPUS report::gpu::find report::gpu::names report::gpu::list
 //! ```
+#![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub use arena_macros::Arena;

@@ -5,6 +5,7 @@
 
 use arena::{Arena, Levers};
 
+#[derive(Debug)]
 pub struct Params {
     pub hidden_size: usize,
     pub intermediate_size: usize,

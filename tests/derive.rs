@@ -3,6 +3,7 @@
 
 use arena::{Arena, Fault, FieldKind, HostSlab, Levers, Region, SizeError, bf16};
 
+#[derive(Debug)]
 pub struct Cfg {
     pub hidden: usize,
     pub experts: usize,

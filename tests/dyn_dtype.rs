@@ -10,6 +10,7 @@ use arena::{
 };
 
 /// What an engine reads from config.json when it loads the model.
+#[derive(Debug)]
 pub struct Model {
     pub hidden: usize,
     pub dtype: DType,
@@ -356,7 +357,7 @@ fn guards_follow_a_runtime_dtype_buffer() {
 }
 
 /// A user element type beside a runtime dtype and a per-buffer alignment.
-#[derive(Clone, Copy, arena::bytemuck::Pod, arena::bytemuck::Zeroable)]
+#[derive(Debug, Clone, Copy, arena::bytemuck::Pod, arena::bytemuck::Zeroable)]
 #[bytemuck(crate = "arena::bytemuck")]
 #[repr(C)]
 pub struct Pair {

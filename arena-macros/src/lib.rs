@@ -1,6 +1,8 @@
 //! `#[derive(Arena)]`: parse -> check -> expand. Use it through the `arena`
 //! crate, which documents the attribute language.
 
+#![warn(missing_docs)]
+
 mod attr;
 mod expand;
 mod formula;

@@ -164,6 +164,26 @@ pub struct FieldCarver<'a, M: Memory, A> {
     step: &'a A,
 }
 
+/// Names the arena and where carving stands, not the bytes.
+impl<M: Memory> core::fmt::Debug for Carver<'_, M> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Carver")
+            .field("arena", &self.arena)
+            .field("consumed", &self.consumed)
+            .field("available", &self.available)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Its carver.
+impl<M: Memory, A> core::fmt::Debug for FieldCarver<'_, M, A> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("FieldCarver")
+            .field("carver", &self.carver)
+            .finish_non_exhaustive()
+    }
+}
+
 impl<'a, M: Memory, A: crate::Arena> FieldCarver<'a, M, A> {
     /// A carver over `region` with the guard of `carving`.
     #[inline]
@@ -236,6 +256,15 @@ pub struct Alternatives<'a, M: Memory, A> {
     region: M::Bytes<'a>,
     reserved: &'a A,
     step: &'a A,
+}
+
+/// Names the arena whose alternatives these are.
+impl<M: Memory, A: crate::Arena> core::fmt::Debug for Alternatives<'_, M, A> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Alternatives")
+            .field("arena", &A::NAME)
+            .finish_non_exhaustive()
+    }
 }
 
 impl<'a, M: Memory, A: crate::Arena> Alternatives<'a, M, A> {

@@ -40,6 +40,7 @@ pub fn open(ordinal: usize) -> Result<(Arc<CudaContext>, Arc<CudaStream>), Devic
 pub struct Device;
 
 /// Untyped device bytes and their offset from the 256-aligned slab start.
+#[derive(Debug)]
 pub struct DeviceBytes<'a> {
     view: CudaViewMut<'a, u8>,
     offset: usize,
@@ -225,6 +226,18 @@ pub struct DeviceSlab<A: Arena> {
     /// Bytes from the allocation's start to the region's aligned start.
     skip: usize,
     stream: Arc<CudaStream>,
+}
+
+/// The arena's name and the slab's layout, not its bytes.
+impl<A: Arena> std::fmt::Debug for DeviceSlab<A> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeviceSlab")
+            .field("arena", &A::NAME)
+            .field("slab_bytes", &self.core.layout.slab_bytes)
+            .field("region_offset", &self.skip)
+            .field("carving", &self.core.carving)
+            .finish_non_exhaustive()
+    }
 }
 
 impl<A: Arena> DeviceSlab<A> {

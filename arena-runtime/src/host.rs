@@ -94,6 +94,17 @@ pub struct HostSlab<A: Arena> {
     bytes: AlignedBytes,
 }
 
+/// The arena's name and the slab's layout, not its bytes.
+impl<A: Arena> std::fmt::Debug for HostSlab<A> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HostSlab")
+            .field("arena", &A::NAME)
+            .field("slab_bytes", &self.core.layout.slab_bytes)
+            .field("carving", &self.core.carving)
+            .finish_non_exhaustive()
+    }
+}
+
 impl<A: Arena> HostSlab<A> {
     /// Allocates the slab of `arena`, zero-filled, aligned to the arena's alignment.
     pub fn new(arena: A) -> Result<Self, CarveError> {

@@ -234,10 +234,33 @@ impl<'a, M: Memory, A: Arena, const N: usize> Phased<'a, M, A, N> {
     }
 }
 
+/// Names the arena and its offsets, not the bytes.
+impl<M: Memory, A: Arena, const N: usize> core::fmt::Debug for Phased<'_, M, A, N> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Phased")
+            .field("arena", &A::NAME)
+            .field("offsets", &self.offsets)
+            .field("poison", &self.poison)
+            .field("guard", &self.guard)
+            .finish_non_exhaustive()
+    }
+}
+
 /// One phase's pieces of a [`Phased`] region, each taken once as a view.
 pub struct PhasePieces<'b, M: Memory, A, const N: usize> {
     pieces: [Option<M::Bytes<'b>>; N],
     arena: core::marker::PhantomData<A>,
+}
+
+/// Names the arena and which pieces are left to take.
+impl<M: Memory, A: Arena, const N: usize> core::fmt::Debug for PhasePieces<'_, M, A, N> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let left: Vec<usize> = (0..N).filter(|&k| self.pieces[k].is_some()).collect();
+        f.debug_struct("PhasePieces")
+            .field("arena", &A::NAME)
+            .field("left", &left)
+            .finish()
+    }
 }
 
 impl<'b, M: Memory, A: Arena, const N: usize> PhasePieces<'b, M, A, N> {

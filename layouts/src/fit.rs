@@ -68,6 +68,7 @@ pub fn human(bytes: usize) -> String {
 }
 
 /// What was fitted, for the renderers.
+#[derive(Debug)]
 pub struct FitReport {
     /// The limit that varies.
     pub param: String,
@@ -87,6 +88,7 @@ pub struct FitReport {
 }
 
 /// One fit, or one per value of another limit.
+#[derive(Debug)]
 pub enum Outcome {
     One(Fit),
     Frontier {

@@ -56,6 +56,7 @@ impl Limits {
 }
 
 /// One sized arena with everything a report shows.
+#[derive(Debug)]
 pub struct Report {
     pub sizes: BufferSizes,
     pub limits: Limits,
