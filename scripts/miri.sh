@@ -3,7 +3,7 @@
 # nested and one-of regions, the planner), under Miri. Not part of CI: Miri
 # needs a nightly toolchain with the `miri` component
 #   rustup component add --toolchain nightly miri rust-src
-# Usage: scripts/miri.sh [extra cargo test args]
+# Usage: scripts/miri.sh [extra cargo test args, before any `--`]
 #   MIRI_TOOLCHAIN   the toolchain (default nightly)
 #   PROPTEST_CASES   cases per property test (default 8: Miri runs ~1000x slower)
 set -euo pipefail
@@ -17,6 +17,6 @@ export PROPTEST_CASES=${PROPTEST_CASES:-8}
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-target/miri}
 run() { echo "== miri: $*"; cargo +"$tc" miri test "$@"; }
 run -p arena-runtime --lib "$@"
-run -p arena-runtime --test plan_properties "$@"
-run -p arena --test safety --test phases --test step --test derive --test card --test planned_forward "$@"
+run -p arena-runtime --test plan "$@" -- properties::
+run -p arena --test integration "$@" -- safety:: phases:: step:: derive:: card:: planned_forward::
 echo "== miri: clean"

@@ -54,7 +54,7 @@ fn quickstart_expansion_matches_the_snapshot() {
 
 #[test]
 fn phased_expansion_matches_the_snapshot() {
-    check("tests/phases.rs", "Pass", "phases.expanded.rs");
+    check("tests/integration/phases.rs", "Pass", "phases.expanded.rs");
 }
 
 #[test]

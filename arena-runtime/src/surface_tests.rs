@@ -25,7 +25,8 @@ fn exported(prefix: &str, source: &str) -> BTreeSet<String> {
     let mut hidden = false;
     let mut lines = source.lines();
     while let Some(line) = lines.next() {
-        if line.starts_with("#[doc(hidden)]") {
+        // Hidden, or compiled only for rustdoc's tests.
+        if line.starts_with("#[doc(hidden)]") || line.starts_with("#[cfg(doctest)]") {
             hidden = true;
             continue;
         }
@@ -115,7 +116,7 @@ fn the_public_items_are_the_documented_list() {
 
 #[test]
 fn the_reader_sees_pub_lines_and_skips_hidden_and_crate_ones() {
-    let source = "pub use a::{B, c as d};\n#[doc(hidden)]\npub use e::F;\npub(crate) fn g() {}\npub const fn h() {}\npub struct I<T>(T);\npub use j::\n    K;\n#[cfg(test)]\nmod tests {\npub fn l() {}\n}\n";
+    let source = "pub use a::{B, c as d};\n#[doc(hidden)]\npub use e::F;\n#[cfg(doctest)]\n#[doc = \"x\"]\npub struct Z;\npub(crate) fn g() {}\npub const fn h() {}\npub struct I<T>(T);\npub use j::\n    K;\n#[cfg(test)]\nmod tests {\npub fn l() {}\n}\n";
     let names: Vec<String> = exported("m::", source).into_iter().collect();
     assert_eq!(names, ["m::B", "m::I", "m::K", "m::d", "m::h"]);
 }

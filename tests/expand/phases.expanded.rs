@@ -1,4 +1,4 @@
-// The code `#[derive(Arena)]` generates for `Pass` in tests/phases.rs.
+// The code `#[derive(Arena)]` generates for `Pass` in tests/integration/phases.rs.
 // Regenerate: ARENA_BLESS=1 cargo test -p arena-macros snapshot
 
 #[allow(non_snake_case, unused, clippy::all, clippy::pedantic)]

@@ -167,9 +167,7 @@ fn slab_views_sit_at_the_offsets_planned_once() {
     }
 }
 
-#[path = "common/heads.rs"]
-mod heads;
-use heads::Heads;
+use crate::heads::Heads;
 
 #[derive(Arena, Debug, Clone)]
 #[arena(params(m: usize), phases(attn, mlp), align = 64)]

@@ -6,9 +6,7 @@
 
 use arena_runtime::plan::{Item, Plan, lower_bound, plan_offsets, plan_with_budget};
 
-#[path = "common/rng.rs"]
-mod rng;
-use rng::Rng;
+use crate::rng::Rng;
 
 fn trace(times: usize, seed: u64) -> Vec<Item> {
     let mut rng = Rng(seed);

@@ -5,11 +5,8 @@
 use arena::report::{Report, SVG_HEIGHT, SVG_WIDTH};
 use arena::{Arena, Levers, Region, SizeError};
 
-#[path = "common/csv.rs"]
-mod csv;
-#[path = "common/heads.rs"]
-mod heads;
-use heads::Heads;
+use crate::csv;
+use crate::heads::Heads;
 
 /// A user-style arena: phases, a nested region, a lever, a long formula.
 #[derive(Arena, Debug, Clone)]
@@ -268,7 +265,7 @@ pub mod kernels {
 #[derive(Arena, Debug, Clone)]
 #[arena(params(m: usize), phases(prefill_attention_and_rotary, decode_sampling_head))]
 pub struct Wide {
-    #[arena(shape = [m, 64], dtype = crate::kernels::attention::PackedHeadPair, live = prefill_attention_and_rotary)]
+    #[arena(shape = [m, 64], dtype = crate::report::kernels::attention::PackedHeadPair, live = prefill_attention_and_rotary)]
     pub a_forty_four_character_field_name_xxxxxxxxx: usize,
     #[arena(size = "m\r\n\t* 4
         + 8", dtype = u8, live = decode_sampling_head)]
@@ -301,7 +298,7 @@ fn the_table_stays_within_120_columns_and_one_line_a_row() {
     // The wide table keeps every cell whole, one line a row.
     let wide = r.wide_table();
     assert!(wide.contains("a_forty_four_character_field_name_xxxxxxxxx"));
-    assert!(wide.contains("crate::kernels::attention::PackedHeadPair"));
+    assert!(wide.contains("crate::report::kernels::attention::PackedHeadPair"));
     assert!(!wide.contains('…'));
     assert!(wide.contains("m * 4 + 8"), "whitespace folded:\n{wide}");
     assert!(wide.contains("when m > 1"), "{wide}");

@@ -372,7 +372,7 @@ pub struct Aligned {
     pub head: usize,
     #[arena(shape = [m], dtype = act, align = 1024)]
     pub x: DynBytes,
-    #[arena(shape = [m], dtype = crate::Pair)]
+    #[arena(shape = [m], dtype = crate::dyn_dtype::Pair)]
     pub pairs: usize,
     #[arena(nested(m, act))]
     pub inner: Region<Inner>,
@@ -407,7 +407,7 @@ fn parse_dtype(text: &str) -> Result<DType, arena::UnknownDType> {
 #[arena(lever(DEMO_ACT_DTYPE, parse = parse_dtype))]
 pub struct Spellings {
     /// A constant by path, on a `DynBytes` field.
-    #[arena(shape = [m], dtype = crate::ACT)]
+    #[arena(shape = [m], dtype = crate::dyn_dtype::ACT)]
     pub by_const: DynBytes,
     /// A condition choosing between dtypes.
     #[arena(shape = [m], dtype = if fp8 { DType::F8E4M3 } else { act })]

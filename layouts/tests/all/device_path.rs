@@ -7,9 +7,7 @@
 
 use arena::{Arena, Carving, Memory};
 
-#[path = "common/qwen3_next.rs"]
-mod fixture;
-use fixture::qwen3_next;
+use crate::common::qwen3_next::qwen3_next;
 
 /// Host bytes with their offset from the slab's start, as a device view has.
 struct AtOffset;

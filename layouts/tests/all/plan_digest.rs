@@ -4,7 +4,7 @@
 //! digest of every plan's offsets and height checked against the one
 //! recorded. A change that moves code must keep every digest; one that
 //! improves plans changes them on purpose, and says which:
-//! `ARENA_BLESS=1 cargo test -p layouts --test plan_digest -- --nocapture`
+//! `ARENA_BLESS=1 cargo test -p layouts --test all plan_digest -- --nocapture`
 //! prints the new table.
 
 use arena::plan::{Item, Plan, Problem, plan_with_budget};

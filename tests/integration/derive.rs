@@ -32,7 +32,7 @@ struct Basic {
     /// Hidden states.
     #[arena(shape = [M, h], dtype = bf16)]
     hidden: usize,
-    #[arena(size = "max(4 * M, crate::FLOOR)", dtype = u32)]
+    #[arena(size = "max(4 * M, crate::derive::FLOOR)", dtype = u32)]
     ids: usize,
     #[arena(size = 3)]
     odd: usize,
@@ -167,7 +167,7 @@ fn metadata() {
     assert_eq!(info.dtype, "bf16");
     assert_eq!(info.elem_bytes, 2);
     let ids = &Basic::BUFFERS[1];
-    assert_eq!(ids.formula, "max(4 * M, crate::FLOOR)");
+    assert_eq!(ids.formula, "max(4 * M, crate::derive::FLOOR)");
     let levered = Basic::BUFFERS.iter().find(|b| b.name == "levered").unwrap();
     assert_eq!(levered.lever, Some("T_ON"));
     let derived = Basic::BUFFERS.iter().find(|b| b.name == "derived").unwrap();

@@ -28,7 +28,7 @@ pub struct Quant {
     /// One MX scale per 32 values.
     #[arena(shape = [m, k / 32], dtype = e8m0)]
     pub scales: usize,
-    #[arena(shape = [m], dtype = crate::Pair)]
+    #[arena(shape = [m], dtype = crate::elements::Pair)]
     pub pairs: usize,
 }
 
@@ -50,7 +50,7 @@ fn each_dtype_sizes_types_and_round_trips() {
             ("f8e5m2", 1),
             ("f4e2m1x2", 1),
             ("e8m0", 1),
-            ("crate::Pair", 4)
+            ("crate::elements::Pair", 4)
         ]
     );
     let mut slab = HostSlab::new(q).unwrap();

@@ -4,15 +4,12 @@
 //! step larger than the reservation is an error naming the right buffer, and
 //! the slab stays usable.
 
-#[path = "common/strategies.rs"]
-mod strategies;
-
 use std::mem::size_of_val;
 
+use crate::common::strategies::{arb_config, arb_limits};
 use arena::{Arena, HostSlab, Layout, Levers, StepError};
 use layouts::{BufferSizes, ModelConfig, Target};
 use proptest::prelude::*;
-use strategies::{arb_config, arb_limits};
 
 fn size(c: &ModelConfig, m: usize, s: usize, b: usize, n: usize) -> BufferSizes {
     BufferSizes::try_from_config_with(&Levers::new(), c, m, s, b, n, &Target::DEFAULT).unwrap()

@@ -1,6 +1,6 @@
 //! `arena-report`'s output, byte for byte, against outputs captured before
 //! its generic half moved to `arena::report` (`tests/golden/`). Regenerate
-//! only for an intended change: `ARENA_BLESS=1 cargo test -p layouts --test report_golden`.
+//! only for an intended change: `ARENA_BLESS=1 cargo test -p layouts --test all report_golden`.
 
 use std::process::Command;
 

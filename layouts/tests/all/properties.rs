@@ -4,17 +4,13 @@
 //! huge values give a `SizeError` naming the buffer, malformed levers an error
 //! naming the lever, never a panic or a wrapped size.
 
-mod common;
-#[path = "common/strategies.rs"]
-mod strategies;
-
 use std::mem::size_of_val;
 
+use crate::common::handwritten::{self, HandLevers};
+use crate::common::strategies::{arb_config, arb_limits};
 use arena::{Arena, HostSlab, Layout, Levers, SizeError};
-use common::handwritten::{self, HandLevers};
 use layouts::{BufferSizes, ModelConfig, Target};
 use proptest::prelude::*;
-use strategies::{arb_config, arb_limits};
 
 /// Every carved field aligned, inside its region and disjoint from the others
 /// (alternatives of a one-of region share offset 0 by design); recursively.

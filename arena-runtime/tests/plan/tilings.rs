@@ -6,9 +6,7 @@
 
 use arena_runtime::plan::{Item, Plan, plan_offsets, plan_with_budget};
 
-#[path = "common/rng.rs"]
-mod rng;
-use rng::Rng;
+use crate::rng::Rng;
 
 /// A value below `n`, as an index.
 fn below(rng: &mut Rng, n: usize) -> usize {

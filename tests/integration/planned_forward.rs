@@ -2,11 +2,8 @@
 //! arena gives bit-identical logits planned and unplanned, and poison mode
 //! catches a `live` range cut short.
 
-#[path = "../examples/tiny/mod.rs"]
-mod tiny;
-
+use crate::tiny::{Forward, ForwardCut, Tiny, Weights, forward, forward_cut};
 use arena::{Arena, Carving, HostSlab, Levers};
-use tiny::{Forward, ForwardCut, Tiny, Weights, forward, forward_cut};
 
 const M: usize = 12;
 

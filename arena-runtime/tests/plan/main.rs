@@ -1,0 +1,12 @@
+//! The planner's integration tests in one binary, a module a concern: its
+//! properties against the sequential layout, the search's soundness, tilings
+//! of known optimum and traces. `cargo test -p arena-runtime --test plan
+//! tilings` runs one module.
+
+#[path = "../common/rng.rs"]
+mod rng;
+
+mod properties;
+mod search;
+mod tilings;
+mod traces;
