@@ -134,17 +134,20 @@ impl Report<'_> {
             total(&mut out, "unplanned_bytes", self.unplanned_bytes);
             total(&mut out, "lower_bound_bytes", self.lower_bound_bytes);
         }
+        // A front-end's lines: one line each whatever their text, and
+        // within `max` like the rest (a long name or text ends in `…`).
         for line in &self.footer {
-            match line {
-                Footer::Total { name, bytes } => total(&mut out, name, *bytes),
-                Footer::Line { name, text } => {
-                    let text = match max {
-                        Some(max) => ellipsize(&fold(text), max.saturating_sub(19)),
-                        None => fold(text),
-                    };
-                    let _ = writeln!(out, "{name:<18} {text}");
+            let line = match line {
+                Footer::Total { name, bytes } => {
+                    format!("{:<18} {bytes:>16}  {}", fold(name), human(*bytes))
                 }
-            }
+                Footer::Line { name, text } => format!("{:<18} {}", fold(name), fold(text)),
+            };
+            let line = match max {
+                Some(max) => ellipsize(&line, max),
+                None => line,
+            };
+            let _ = writeln!(out, "{line}");
         }
         if let (Some(g), Some(f)) = (self.gpu, self.gpu_fraction()) {
             let _ = writeln!(

@@ -276,6 +276,48 @@ pub struct Wide {
     pub token_form: usize,
 }
 
+/// A front-end's footer lines (`with_total`, `with_line`, `with_json`):
+/// aligned with the totals, one line each and within 120 columns whatever
+/// their name and text, whole in the wide table; JSON keys added.
+#[test]
+fn a_front_end_adds_lines_and_keys_within_the_rules() {
+    let w = Wide::try_from_config_with(&Levers::new(), 10).unwrap();
+    let long = "a name far longer than the totals' column of eighteen";
+    let text = "line one\nline two\twith a tab and ".to_owned() + &"x".repeat(200);
+    let r = Report::of(&w)
+        .unwrap()
+        .with_total("trimmed", 4096)
+        .with_line("read by", "the generic path")
+        .with_line(long, text.as_str())
+        .with_json("source", serde_json::json!("cfg.json"));
+    let table = r.table();
+    let tail: Vec<&str> = table.lines().rev().take(3).collect();
+    assert_eq!(
+        tail[2], "trimmed                        4096  4.0 KiB",
+        "{table}"
+    );
+    assert_eq!(tail[1], "read by            the generic path", "{table}");
+    assert!(
+        tail[0].starts_with(long) && tail[0].ends_with('…'),
+        "{table}"
+    );
+    for l in table.lines() {
+        assert!(
+            l.chars().count() <= 120,
+            "{} columns: {l}",
+            l.chars().count()
+        );
+    }
+    assert!(!table.contains(['\r', '\t']));
+    let wide = r.wide_table();
+    assert!(
+        wide.lines().any(|l| l.ends_with(&"x".repeat(200))),
+        "{wide}"
+    );
+    assert_eq!(r.json()["source"], "cfg.json");
+    assert_eq!(r.json()["arena"], "Wide");
+}
+
 #[test]
 fn the_table_stays_within_120_columns_and_one_line_a_row() {
     let w = Wide::try_from_config_with(&Levers::new(), 10).unwrap();
