@@ -6,7 +6,8 @@
 //! - [`PlanError`] and [`ProblemError`] (`plan.rs`): the planner, a problem
 //!   file;
 //! - [`FitError`] (`fit.rs`): the largest value that fits;
-//! - [`UnknownDType`] and [`DTypeError`] (`dtype.rs`): element types;
+//! - [`UnknownDType`] (`unknown_dtype.rs`) and [`DTypeError`] (`dtype.rs`):
+//!   element types;
 //! - [`GuardError`] (`guard.rs`): guard bands overwritten;
 //! - `DeviceError` (`device.rs`, feature `cuda`): a device slab.
 //!
@@ -21,12 +22,14 @@ mod fit;
 mod guard;
 mod plan;
 mod size;
+mod unknown_dtype;
 
 pub use carve::{CarveError, StepError};
 #[cfg(feature = "cuda")]
 pub use device::DeviceError;
-pub use dtype::{DTypeError, UnknownDType};
+pub use dtype::DTypeError;
 pub use fit::FitError;
 pub use guard::GuardError;
 pub use plan::{PlanError, ProblemError};
 pub use size::{Fault, SizeError};
+pub use unknown_dtype::UnknownDType;
