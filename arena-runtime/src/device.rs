@@ -308,10 +308,7 @@ impl<A: Arena> DeviceSlab<A> {
                 })?;
             }
         }
-        let region = DeviceBytes {
-            view: slab.slice_mut(skip..skip + layout.slab_bytes),
-            offset: 0,
-        };
+        let region = Self::region(&mut slab, skip, layout.slab_bytes);
         core.first_carve::<Device>(region, &GuardLog::default())?;
         Ok(DeviceSlab {
             core,

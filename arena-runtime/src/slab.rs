@@ -45,12 +45,7 @@ impl<A: Arena> Core<A> {
         step: &'s A,
         region: M::Bytes<'s>,
     ) -> Result<A::Views<'s, M>, StepError> {
-        let slab = SlabRef {
-            layout: &self.layout,
-            guards: &self.guards,
-        };
-        self.arena
-            .carve_planned::<M>(step, region, self.carving, Some(slab))
+        self.carve_logged(step, region, &self.guards)
     }
 
     /// The carving a new slab makes once, so that every later carve of the
@@ -61,14 +56,24 @@ impl<A: Arena> Core<A> {
         region: M::Bytes<'s>,
         log: &'s GuardLog,
     ) -> Result<(), CarveError> {
+        self.carve_logged::<M>(&self.arena, region, log)
+            .map(drop)
+            .map_err(CarveError::from)
+    }
+
+    /// [`Core::carve`] recording in `log`.
+    fn carve_logged<'s, M: Memory>(
+        &'s self,
+        step: &'s A,
+        region: M::Bytes<'s>,
+        log: &'s GuardLog,
+    ) -> Result<A::Views<'s, M>, StepError> {
         let slab = SlabRef {
             layout: &self.layout,
             guards: log,
         };
         self.arena
-            .carve_planned::<M>(&self.arena, region, self.carving, Some(slab))
-            .map(drop)
-            .map_err(CarveError::from)
+            .carve_planned::<M>(step, region, self.carving, Some(slab))
     }
 
     /// The guard check of this slab whose bytes are `mem`.

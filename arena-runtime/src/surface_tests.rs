@@ -98,20 +98,25 @@ fn documented(lib: &str) -> BTreeSet<String> {
         .collect()
 }
 
+/// Fails naming every item exported but not listed in `place`'s "What is
+/// public", and every one listed but not exported.
+fn same(found: &BTreeSet<String>, listed: &BTreeSet<String>, place: &str) {
+    let added: Vec<_> = found.difference(listed).collect();
+    let removed: Vec<_> = listed.difference(found).collect();
+    assert!(
+        added.is_empty() && removed.is_empty(),
+        "the public surface changed without the list in {place}'s \"What is public\": \
+         exported but not listed {added:?}; listed but not exported {removed:?}"
+    );
+}
+
 #[test]
 fn the_public_items_are_the_documented_list() {
     let mut found = BTreeSet::new();
     for (prefix, source) in FILES {
         found.extend(exported(prefix, source));
     }
-    let listed = documented(FILES[0].1);
-    let added: Vec<_> = found.difference(&listed).collect();
-    let removed: Vec<_> = listed.difference(&found).collect();
-    assert!(
-        added.is_empty() && removed.is_empty(),
-        "the public surface changed without the list in lib.rs's \"What is public\": \
-         exported but not listed {added:?}; listed but not exported {removed:?}"
-    );
+    same(&found, &documented(FILES[0].1), "the runtime's lib.rs");
 }
 
 #[test]
@@ -144,12 +149,5 @@ fn the_facade_exports_its_documented_list() {
         let source = read(path).unwrap_or_else(|| panic!("the facade's {path} is missing"));
         found.extend(exported(prefix, &source));
     }
-    let listed = documented(&lib);
-    let added: Vec<_> = found.difference(&listed).collect();
-    let removed: Vec<_> = listed.difference(&found).collect();
-    assert!(
-        added.is_empty() && removed.is_empty(),
-        "the facade's public surface changed without the list in src/lib.rs's \"What is public\": \
-         exported but not listed {added:?}; listed but not exported {removed:?}"
-    );
+    same(&found, &documented(&lib), "the facade's src/lib.rs");
 }

@@ -125,22 +125,22 @@ impl Report<'_> {
         if let Some(w) = self.when {
             let _ = writeln!(out, "every buffer is 0 unless {}", ellipsize(&fold(w), 90));
         }
-        let total = |out: &mut String, name: &str, bytes: usize| {
-            let _ = writeln!(out, "{name:<18} {bytes:>16}  {}", human(bytes));
-        };
-        total(&mut out, "total_bytes", self.total_bytes);
-        total(&mut out, "slab_bytes", self.slab_bytes);
+        let total = |name: &str, bytes: usize| format!("{name:<18} {bytes:>16}  {}", human(bytes));
+        let _ = writeln!(out, "{}", total("total_bytes", self.total_bytes));
+        let _ = writeln!(out, "{}", total("slab_bytes", self.slab_bytes));
         if phased {
-            total(&mut out, "unplanned_bytes", self.unplanned_bytes);
-            total(&mut out, "lower_bound_bytes", self.lower_bound_bytes);
+            let _ = writeln!(out, "{}", total("unplanned_bytes", self.unplanned_bytes));
+            let _ = writeln!(
+                out,
+                "{}",
+                total("lower_bound_bytes", self.lower_bound_bytes)
+            );
         }
         // A front-end's lines: one line each whatever their text, and
         // within `max` like the rest (a long name or text ends in `…`).
         for line in &self.footer {
             let line = match line {
-                Footer::Total { name, bytes } => {
-                    format!("{:<18} {bytes:>16}  {}", fold(name), human(*bytes))
-                }
+                Footer::Total { name, bytes } => total(&fold(name), *bytes),
                 Footer::Line { name, text } => format!("{:<18} {}", fold(name), fold(text)),
             };
             let line = match max {

@@ -5,7 +5,7 @@
 //! re-plan must respect, the sizes tried) is described in the planner's
 //! documentation ([`super`]).
 
-use super::base::first_fit;
+use super::base::{align_up, first_fit};
 use super::order::{Facts, Order};
 use super::search::{Job, MOST_PAIRS};
 use super::time::Time;
@@ -390,9 +390,8 @@ fn recreate(
         near.sort_unstable();
         let job = &sub[j];
         let at = first_fit(lowest[j], job.align, job.foot, near.iter().copied());
-        let Some((at, top)) = at
-            .checked_next_multiple_of(job.align)
-            .and_then(|a| a.checked_add(job.foot).map(|top| (a, top)))
+        let Some((at, top)) =
+            align_up(at, job.align).and_then(|a| a.checked_add(job.foot).map(|top| (a, top)))
         else {
             return (off, usize::MAX);
         };
