@@ -11,10 +11,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 target=${TARGET:-${CARGO_TARGET_DIR:-target}}
 if [ "${1:-}" != "--no-build" ]; then
-  cargo build -q --release -p arena-runtime --example plan_loop
-  cargo build -q --release -p layouts --bin arena-plan
+  cargo build -q --release -p arena-tools --bin plan-loop --bin arena-plan
 fi
-loop=$target/release/examples/plan_loop
+loop=$target/release/plan-loop
 plan=$target/release/arena-plan
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -5,8 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 calls=${CALLS:-20000}
-cargo build -q --release -p layouts --example sizing_loop
-bin=target/release/examples/sizing_loop
+cargo build -q --release -p arena-tools --bin sizing-loop
+bin=target/release/sizing-loop
 count() {
   local out; out=$(mktemp)
   valgrind --tool=callgrind --callgrind-out-file="$out" "$bin" "$@" >/dev/null 2>&1

@@ -5,7 +5,7 @@
 # examples built). The crates this project publishes are patched to their
 # unpacked siblings (a config file above them), so nothing of the workspace
 # is in reach.
-#   cargo package --workspace --exclude layouts && scripts/package-test.sh
+#   cargo package --workspace --exclude layouts --exclude arena-testkit --exclude arena-tools && scripts/package-test.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)

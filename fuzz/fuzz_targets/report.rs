@@ -7,7 +7,7 @@
 use arena::report::{Report, Row, TABLE_WIDTH};
 use libfuzzer_sys::fuzz_target;
 
-#[path = "../../tests/common/csv.rs"]
+#[path = "../../tests/integration/csv.rs"]
 mod csv;
 
 fuzz_target!(|data: &[u8]| {

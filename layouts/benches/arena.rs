@@ -8,10 +8,7 @@ use arena::{Arena, HostSlab, Levers};
 use criterion::{Criterion, criterion_group, criterion_main};
 use layouts::{BufferSizes, ModelConfig, Target};
 
-#[path = "../tests/common/handwritten.rs"]
-mod handwritten;
-
-use handwritten::HandLevers;
+use arena_testkit::handwritten::{self, HandLevers};
 
 const M: usize = 8192;
 const S: usize = 32_768;
@@ -23,7 +20,7 @@ fn deepseek_v4() -> ModelConfig {
     ModelConfig::from_hf_config_json(text, "DeepSeek-V4-Flash").unwrap()
 }
 
-/// A hand-written twin (`layouts/tests/common/handwritten.rs`): the closed
+/// A hand-written twin (`arena_testkit::handwritten`): the closed
 /// forms or every sub-layout part, checked or plain.
 type TwinFn<R> = fn(&ModelConfig, usize, usize, usize, usize, &Target, HandLevers) -> R;
 

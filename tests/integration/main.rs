@@ -4,10 +4,11 @@
 //! binaries of their own. `cargo test --test integration phases` runs one
 //! module; the report's need the `report` feature.
 
-#[path = "../common/csv.rs"]
 mod csv;
-#[path = "../common/heads.rs"]
 mod heads;
+// The example's small transformer (`examples/planned.rs`, the phase-views
+// bench): one file, since a published package's examples, benches and
+// tests can share no crate of their own.
 #[path = "../../examples/tiny/mod.rs"]
 mod tiny;
 

@@ -3,7 +3,6 @@
 //! of known optimum and traces. `cargo test -p arena-runtime --test plan
 //! tilings` runs one module.
 
-#[path = "../common/rng.rs"]
 mod rng;
 
 mod properties;

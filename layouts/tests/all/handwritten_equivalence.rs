@@ -1,8 +1,8 @@
 //! The derived arena gives the same bytes as the hand-written sizing, for
 //! every real config, many serve limits and every lever combination.
 
-use crate::common::handwritten::{self, HandLevers};
 use arena::{Arena, Levers};
+use arena_testkit::handwritten::{self, HandLevers};
 use layouts::{BufferSizes, ModelConfig, SplitKPolicy, Target};
 
 fn parts<const N: usize>(bytes: usize, parts: [usize; N]) -> handwritten::Part<N> {

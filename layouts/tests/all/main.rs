@@ -5,11 +5,6 @@
 //! global allocator). `cargo test -p layouts --test all plan_digest` runs one
 //! module.
 
-#[macro_use]
-#[path = "../common/mod.rs"]
-mod common;
-
-mod arena_plan;
 mod chart;
 mod config_rules;
 mod device_path;

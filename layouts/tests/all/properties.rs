@@ -6,9 +6,10 @@
 
 use std::mem::size_of_val;
 
-use crate::common::handwritten::{self, HandLevers};
-use crate::common::strategies::{arb_config, arb_limits};
 use arena::{Arena, HostSlab, Layout, Levers, SizeError};
+use arena_testkit::handwritten::{self, HandLevers};
+use arena_testkit::metrale_buffers;
+use arena_testkit::strategies::{arb_config, arb_limits};
 use layouts::{BufferSizes, ModelConfig, Target};
 use proptest::prelude::*;
 

@@ -6,8 +6,9 @@
 
 use std::mem::size_of_val;
 
-use crate::common::strategies::{arb_config, arb_limits};
 use arena::{Arena, HostSlab, Layout, Levers, StepError};
+use arena_testkit::metrale_buffers;
+use arena_testkit::strategies::{arb_config, arb_limits};
 use layouts::{BufferSizes, ModelConfig, Target};
 use proptest::prelude::*;
 

@@ -1,16 +1,16 @@
 //! The generated sizing against its hand-written twins, outside criterion:
 //!
-//! - `sizing_loop <variant> <config> <calls>` calls one function in a loop, for
+//! - `sizing-loop <variant> <config> <calls>` calls one function in a loop, for
 //!   instruction counts under callgrind (`scripts/instructions.sh`):
 //!   deterministic where wall-clock times on a shared machine are not.
-//! - `sizing_loop time <config> [rounds]` times every variant in interleaved
+//! - `sizing-loop time <config> [rounds]` times every variant in interleaved
 //!   rounds of 100,000 calls and prints the fastest round of each (the least
 //!   disturbed by other work on the machine) and the ratios of those.
 //!
 //! Variants: `generated`, `checked`, `checked_full`, `unchecked`,
 //! `unchecked_full`, or a
 //! sub-layout alone: `scratch`, `moe_fp8`, `gdn_fla`. Configs: `qwen3_next`,
-//! `deepseek_v4`. Run with `cargo run --release -p layouts --example sizing_loop -- ...`.
+//! `deepseek_v4`. Run with `cargo run --release -p arena-tools --bin sizing-loop -- ...`.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -19,8 +19,7 @@ use arena::Levers;
 use layouts::sublayouts::{GdnFlaScratch, MoeFp8Scratch, ScratchLayouts};
 use layouts::{BufferSizes, ModelConfig, Target};
 
-#[path = "../tests/common/handwritten.rs"]
-mod handwritten;
+use arena_testkit::handwritten;
 
 const M: usize = 8192;
 const S: usize = 32_768;
@@ -40,7 +39,7 @@ const VARIANTS: [&str; 8] = [
 
 fn usage() -> ! {
     eprintln!(
-        "usage: sizing_loop <{}|carve|step|views_static|views_dyn> <qwen3_next|deepseek_v4> <calls>\n       sizing_loop time <qwen3_next|deepseek_v4> [rounds]",
+        "usage: sizing-loop <{}|carve|step|views_static|views_dyn> <qwen3_next|deepseek_v4> <calls>\n       sizing-loop time <qwen3_next|deepseek_v4> [rounds]",
         VARIANTS.join("|")
     );
     std::process::exit(2);
@@ -50,7 +49,7 @@ fn config(name: &str) -> ModelConfig {
     match name {
         "qwen3_next" => ModelConfig::qwen3_next_80b_nvfp4(),
         "deepseek_v4" => ModelConfig::from_hf_config_json(
-            include_str!("../configs/hf/deepseek-ai__DeepSeek-V4-Flash.json"),
+            include_str!("../../../layouts/configs/hf/deepseek-ai__DeepSeek-V4-Flash.json"),
             "DeepSeek-V4-Flash",
         )
         .expect("the checked-in config parses"),

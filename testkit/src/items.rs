@@ -1,5 +1,5 @@
 //! The planner's benchmark arenas, shared by the criterion bench and the
-//! instruction-count loop (`examples/plan_loop.rs`).
+//! instruction-count loop (`arena-tools`: `plan-loop`).
 
 use arena_runtime::plan::Item;
 

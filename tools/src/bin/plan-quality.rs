@@ -1,15 +1,13 @@
 //! How close the planner comes to the lower bound (the busiest phase's
 //! bytes) on random realistic phased arenas, and on random arbitrary ones.
-//! `cargo run --release -p arena-runtime --example plan_quality [arenas]`;
+//! `cargo run --release -p arena-tools --bin plan-quality [arenas]`;
 //! the ratios are deterministic (a fixed-seed generator), the times of each
 //! plan indicative; BENCHMARKS.md has the figures.
 
 use arena_runtime::__private::{Placed, plan};
 use arena_runtime::plan::{Item, lower_bound};
 
-#[path = "../tests/common/rng.rs"]
-mod rng;
-use rng::Rng;
+use arena_testkit::rng::Rng;
 
 /// A scratch buffer of a forward pass: 256 B to 256 MiB, log-uniform, a
 /// multiple of 256; live in one phase (60 %), a few (25 %) or all (15 %).

@@ -1,10 +1,10 @@
-//! The planner in a loop, outside criterion (`benches/plan.rs` has the same
+//! The planner in a loop, outside criterion (`benches/plan.rs` of this package has the same
 //! arenas):
 //!
-//! - `plan_loop <buffers> <calls>` plans the arena of `buffers` buffers
+//! - `plan-loop <buffers> <calls>` plans the arena of `buffers` buffers
 //!   `calls` times, for instruction counts under callgrind: deterministic
 //!   where wall-clock times on a shared machine are not.
-//! - `plan_loop time <buffers> [rounds]` times rounds of 100,000 plans and
+//! - `plan-loop time <buffers> [rounds]` times rounds of 100,000 plans and
 //!   prints the fastest round (the least disturbed by other work).
 //!
 //! BENCHMARKS.md has the commands and figures.
@@ -14,11 +14,10 @@ use std::time::Instant;
 
 use arena_runtime::__private::{Placed, plan};
 
-#[path = "../benches/common/items.rs"]
-mod common;
+use arena_testkit::items;
 
 fn usage() -> ! {
-    eprintln!("usage: plan_loop <buffers> <calls> | plan_loop time <buffers> [rounds]");
+    eprintln!("usage: plan-loop <buffers> <calls> | plan-loop time <buffers> [rounds]");
     std::process::exit(2);
 }
 
@@ -28,7 +27,7 @@ fn number(arg: Option<&String>) -> usize {
 
 /// Plans the arena of `n` buffers `calls` times.
 fn run(n: usize, calls: usize) {
-    let items = common::items(n);
+    let items = items::items(n);
     let (mut off, mut order, mut placed) = (vec![0; n], vec![0; n], vec![Placed::EMPTY; n]);
     for _ in 0..calls {
         let slab = plan(black_box(&items), 0, &mut off, &mut order, &mut placed);

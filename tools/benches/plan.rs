@@ -1,5 +1,5 @@
 //! The planner's time for 8, 46 and 256 buffers over 6 phases (BENCHMARKS.md).
-//! Run: `cargo bench -p arena-runtime --bench plan`.
+//! Run: `cargo bench -p arena-tools --bench plan`.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -7,9 +7,7 @@ use std::time::Duration;
 use arena_runtime::__private::{Placed, plan};
 use criterion::{Criterion, criterion_group, criterion_main};
 
-#[path = "common/items.rs"]
-mod common;
-use common::items;
+use arena_testkit::items::items;
 
 fn planner(c: &mut Criterion) {
     let mut g = c.benchmark_group("plan");
