@@ -8,17 +8,13 @@ use arena::{Arena, HostSlab, Levers};
 use criterion::{Criterion, criterion_group, criterion_main};
 use layouts::{BufferSizes, ModelConfig, Target};
 
+use arena_testkit::fixtures::deepseek_v4;
 use arena_testkit::handwritten::{self, HandLevers};
 
 const M: usize = 8192;
 const S: usize = 32_768;
 const B: usize = 16;
 const N: usize = 64;
-
-fn deepseek_v4() -> ModelConfig {
-    let text = include_str!("../configs/hf/deepseek-ai__DeepSeek-V4-Flash.json");
-    ModelConfig::from_hf_config_json(text, "DeepSeek-V4-Flash").unwrap()
-}
 
 /// A hand-written twin (`arena_testkit::handwritten`): the closed
 /// forms or every sub-layout part, checked or plain.

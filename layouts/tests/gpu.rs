@@ -13,7 +13,7 @@ use arena::cuda::{self, DeviceSlab};
 use arena::{Arena, Layout, Levers};
 use layouts::{BufferSizes, ModelConfig, Target};
 
-use arena_testkit::qwen3_next::qwen3_next;
+use arena_testkit::fixtures::qwen3_next;
 
 /// The device, or why not. Each test calls it first and returns where it
 /// gets none (kept per test, not in a harness: every test must skip on its

@@ -8,7 +8,7 @@ use layouts::ModelConfig;
 use layouts::splitk::{SplitKPolicy, Target, workspace_slots};
 
 /// Lever values, already parsed.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct HandLevers {
     pub q2: bool,
     pub q2_mmq: bool,

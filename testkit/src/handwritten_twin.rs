@@ -170,7 +170,7 @@ fn closed_form_regions(
     })
 }
 
-/// [`sizes`] step by step: `None` where a size overflows (checked).
+/// [`sizes`](super::sizes) step by step: `None` where a size overflows (checked).
 pub fn closed(
     c: &ModelConfig,
     mm: usize,

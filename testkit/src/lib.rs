@@ -9,8 +9,8 @@
 
 #![allow(missing_docs)]
 
+pub mod fixtures;
 pub mod handwritten;
 pub mod items;
-pub mod qwen3_next;
 pub mod rng;
 pub mod strategies;

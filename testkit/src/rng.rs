@@ -1,10 +1,12 @@
 //! SplitMix64: a small deterministic generator, enough for sampling
-//! problems (shared by the planner's tests and examples).
+//! problems (`plan-quality`). arena-runtime's `tests/plan` keeps its own
+//! copy: a published package builds its tests from its own files.
 
+#[derive(Debug)]
 pub struct Rng(pub u64);
 
 impl Rng {
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -14,6 +16,6 @@ impl Rng {
 
     /// A value below `n`.
     pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
+        self.next_u64() % n
     }
 }

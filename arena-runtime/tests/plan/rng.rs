@@ -1,5 +1,6 @@
 //! SplitMix64: a small deterministic generator, enough for sampling
-//! problems (shared by the planner's tests and examples).
+//! problems. `arena-testkit` has the same for the tools: this package's
+//! tests build from its own files, as a registry user gets them.
 
 pub struct Rng(pub u64);
 

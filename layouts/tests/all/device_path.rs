@@ -7,7 +7,7 @@
 
 use arena::{Arena, Carving, Memory};
 
-use arena_testkit::qwen3_next::qwen3_next;
+use arena_testkit::fixtures::qwen3_next;
 
 /// Host bytes with their offset from the slab's start, as a device view has.
 struct AtOffset;

@@ -48,11 +48,7 @@ fn usage() -> ! {
 fn config(name: &str) -> ModelConfig {
     match name {
         "qwen3_next" => ModelConfig::qwen3_next_80b_nvfp4(),
-        "deepseek_v4" => ModelConfig::from_hf_config_json(
-            include_str!("../../../layouts/configs/hf/deepseek-ai__DeepSeek-V4-Flash.json"),
-            "DeepSeek-V4-Flash",
-        )
-        .expect("the checked-in config parses"),
+        "deepseek_v4" => arena_testkit::fixtures::deepseek_v4(),
         other => {
             eprintln!("unknown config {other:?}");
             usage()
