@@ -13,7 +13,7 @@
 //! Region SizeError StepError UnknownDType bf16 f16 E8M0 F4E2M1x2 F8E4M3 F8E5M2 bytemuck
 //! cuda checked fit plan report
 //! report::gpu report::Gpu report::TABLE_WIDTH report::Row report::Report report::Footer
-//! report::Sweep report::MemoryMap report::MapBox report::SVG_WIDTH report::SVG_HEIGHT
+//! report::Sweep report::SweepError report::MemoryMap report::MapBox report::SVG_WIDTH report::SVG_HEIGHT
 //! report::phase_table
 //! report::gpu::Gpu report::gpu::GPUS report::gpu::find report::gpu::names report::gpu::list
 //! ```

@@ -36,7 +36,7 @@ mod text;
 
 pub use gpu::Gpu;
 pub use map::{MapBox, MemoryMap, SVG_HEIGHT, SVG_WIDTH};
-pub use sweep::Sweep;
+pub use sweep::{Sweep, SweepError};
 pub use table::{TABLE_WIDTH, phase_table};
 
 /// One field of the arena in a report.

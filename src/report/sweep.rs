@@ -36,18 +36,88 @@ pub struct Sweep {
     pub points: Vec<(usize, Report<'static>)>,
 }
 
+/// The error that stopped a sweep: the parameter's value it failed at and
+/// why. Displays as `param=value: error`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SweepError<E = SizeError> {
+    /// The swept parameter's name.
+    pub param: String,
+    /// The value the sweep failed at.
+    pub value: usize,
+    /// Why: the sizing's, the layout's or the front-end's error.
+    pub source: E,
+}
+
+impl<E: std::fmt::Display> std::fmt::Display for SweepError<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}={}: {}", self.param, self.value, self.source)
+    }
+}
+
+impl<E: std::error::Error + 'static> std::error::Error for SweepError<E> {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.source)
+    }
+}
+
 impl Sweep {
     /// The reports of the arena `size(v)` sizes for each value `v`: the
-    /// first sizing or layout error stops the sweep.
+    /// first sizing or layout error stops the sweep, named with its value
+    /// (`m=4096: ...`).
     pub fn over<A: Arena>(
         param: &str,
         values: impl IntoIterator<Item = usize>,
         mut size: impl FnMut(usize) -> Result<A, SizeError>,
-    ) -> Result<Sweep, SizeError> {
+    ) -> Result<Sweep, SweepError> {
+        Sweep::of(param, values, |v| Report::of(&size(v)?))
+    }
+
+    /// The sweep of the reports `report(v)` makes for each value `v`: for a
+    /// front-end that builds its reports itself (its own footer lines, its
+    /// own errors). The first error stops the sweep, named with its value.
+    ///
+    /// ```
+    /// use arena::{Arena, Levers};
+    /// use arena::report::{Report, Sweep};
+    ///
+    /// #[derive(Arena)]
+    /// #[arena(params(m: usize))]
+    /// struct Scratch {
+    ///     #[arena(shape = [m, 64], dtype = f32)]
+    ///     x: usize,
+    /// }
+    ///
+    /// // Each report with a footer line of the front-end's; its errors as text.
+    /// let report = |m: usize| -> Result<Report<'static>, String> {
+    ///     if m > 4096 {
+    ///         return Err("above the serve limit".into());
+    ///     }
+    ///     let arena = Scratch::try_from_config_with(&Levers::new(), m).map_err(|e| e.to_string())?;
+    ///     let report = Report::of(&arena).map_err(|e| e.to_string())?;
+    ///     Ok(report.with_line("source", "m from the command line"))
+    /// };
+    /// let sweep = Sweep::of("m", [256, 1024], report).unwrap();
+    /// assert!(sweep.points[1].1.table().contains("m from the command line"));
+    /// let e = Sweep::of("m", [1024, 8192], report).unwrap_err();
+    /// assert_eq!((e.value, e.to_string()), (8192, "m=8192: above the serve limit".into()));
+    /// ```
+    pub fn of<E>(
+        param: &str,
+        values: impl IntoIterator<Item = usize>,
+        mut report: impl FnMut(usize) -> Result<Report<'static>, E>,
+    ) -> Result<Sweep, SweepError<E>> {
         let points = values
             .into_iter()
-            .map(|v| Ok((v, Report::of(&size(v)?)?)))
-            .collect::<Result<_, SizeError>>()?;
+            .map(|value| match report(value) {
+                Ok(r) => Ok((value, r)),
+                Err(source) => Err(SweepError {
+                    param: param.to_owned(),
+                    value,
+                    source,
+                }),
+            })
+            .collect::<Result<_, _>>()?;
         Ok(Sweep {
             param: param.to_owned(),
             points,

@@ -239,11 +239,19 @@ fn a_sweep_over_any_parameter_of_a_user_arena() {
     render(&svg);
     std::fs::remove_file(&path).ok();
     // A sizing error stops the sweep with it.
-    let e = arena::report::Sweep::over("m", [1, usize::MAX], |m| {
+    let e = arena::report::Sweep::over("m", [64, usize::MAX], |m| {
         Forward::try_from_config_with(&Levers::new(), m, 256)
     })
     .unwrap_err();
+    // Named with the value it failed at, the sizing's error its source.
+    assert_eq!(e.value, usize::MAX);
+    assert!(
+        e.to_string().starts_with(&format!("m={}: ", usize::MAX)),
+        "{e}"
+    );
     assert!(e.to_string().contains("Forward"), "{e}");
+    let source = std::error::Error::source(&e).expect("the sizing's error");
+    assert_eq!(source.to_string(), e.source.to_string());
 }
 
 pub mod kernels {

@@ -217,16 +217,17 @@ fn run(cli: Cli) -> Result<String, String> {
         });
     };
     let (param, values) = sweep_spec(spec)?;
-    let mut points = Vec::new();
-    for v in values {
+    let sweep = Sweep::of(&param, values, |v| {
         let l = limits
             .with(&param, v)
             .ok_or_else(|| format!("--sweep {param}: unknown"))?;
-        let r = report::build(&config, l, target, &levers, &source)
-            .map_err(|e| format!("{param}={v}: {e}"))?;
-        points.push((v, r.on_gpu(gpu).generic));
-    }
-    let sweep = Sweep { param, points };
+        Ok::<_, String>(
+            report::build(&config, l, target, &levers, &source)?
+                .on_gpu(gpu)
+                .generic,
+        )
+    })
+    .map_err(|e| e.to_string())?;
     if let Some(path) = &cli.chart {
         let title = format!(
             "metrale arena of {} ({})",
