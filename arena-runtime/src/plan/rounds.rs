@@ -88,20 +88,23 @@ pub(super) fn rounds(
         let before = r.left;
         if tight {
             // A perfect packing (every span of time exactly as full as the
-            // bound) has no byte to waste: the corner search, where a gap
-            // ends a branch at once. Its plans are found by short runs or
-            // not at all: first the three orders, one short run each (the
-            // longest-lived buffer first at a corner finds most tilings
-            // with few wrong turns), then many short runs in shuffled
-            // orders (run `i` of the round `luby(i)` times 2n nodes long),
-            // and the three orders at the round's limit.
+            // bound) has no byte to waste: the corner searches, where a gap
+            // ends a branch at once. Their plans are found by short runs or
+            // not at all: first the three orders, one short run each, in
+            // both searches (the most constrained wall first, then the
+            // lowest corner first: each finds tilings the other misses),
+            // then many short runs in shuffled orders (run
+            // `i` of the round `luby(i)` times 2n nodes long, the two
+            // searches in turn), and the three orders at the round's limit
+            // (one search a round, in turn).
             let unit_limit = 2 * jobs.len() as u64;
             if round == first_round {
-                for order in search::ORDERS {
-                    if r.ruled_out == bound
-                        && r.attempt(bound, order, search::Branch::Corner, unit_limit).done
-                    {
-                        break 'rounds;
+                for branch in search::PERFECT {
+                    for order in search::ORDERS {
+                        if r.ruled_out == bound && r.attempt(bound, order, branch, unit_limit).done
+                        {
+                            break 'rounds;
+                        }
                     }
                 }
             }
@@ -109,15 +112,14 @@ pub(super) fn rounds(
                 let seed = (round * RESTARTS + i) as u64;
                 let order = search::Order::drawn(seed);
                 let run = unit_limit.saturating_mul(luby(i + 1));
-                if r.ruled_out == bound && r.attempt(bound, order, search::Branch::Corner, run).done
-                {
+                let branch = search::PERFECT[i % search::PERFECT.len()];
+                if r.ruled_out == bound && r.attempt(bound, order, branch, run).done {
                     break 'rounds;
                 }
             }
+            let branch = search::PERFECT[round % search::PERFECT.len()];
             for order in search::ORDERS {
-                if r.ruled_out == bound
-                    && r.attempt(bound, order, search::Branch::Corner, limit).done
-                {
+                if r.ruled_out == bound && r.attempt(bound, order, branch, limit).done {
                     break 'rounds;
                 }
             }

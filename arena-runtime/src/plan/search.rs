@@ -27,6 +27,9 @@ pub(crate) struct Found {
 /// off). The corner search's short runs rank by [`Order::drawn`].
 pub(crate) const ORDERS: [Order; 3] = [Order::WAT, Order::TAW, Order::TWA];
 
+/// The searches of a perfect packing, tried in turn.
+pub(crate) const PERFECT: [Branch; 2] = [Branch::Valley, Branch::Corner];
+
 /// How a node chooses the buffers to try next.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Branch {
@@ -40,11 +43,18 @@ pub(crate) enum Branch {
     /// are placed in order of time, so no rank is needed to break the
     /// symmetry, and a node branches over the buffers of one corner only.
     Corner,
+    /// For a perfect packing only (else as [`Branch::Corner`]): every
+    /// valley of the stacks (a run of sections at one floor, both sides
+    /// higher) is filled from its walls, the byte beside a wall by a buffer
+    /// that starts or ends there; the wall with the fewest such buffers is
+    /// branched on (the most constrained choice first), at whatever height.
+    Valley,
 }
 
-/// Above this many jobs in one part the search is not run: its depth is the
-/// number of buffers, its model holds every pair live together, and a node
-/// scans the part's buffers.
+/// The scale of the parts the search runs on (`parts::max_jobs`: twice
+/// this for a perfect packing, a quarter for any other part): its depth is
+/// the number of buffers, its model holds every pair live together, and a
+/// node scans the part's buffers.
 pub(crate) const MAX_JOBS: usize = 8_192;
 
 /// The work one node of the budget pays for: a node is one buffer placed
@@ -93,7 +103,7 @@ impl Model<'_> {
             rank: self.ranks(order),
             order,
             branch,
-            perfect: branch == Branch::Corner && self.tight(cap),
+            perfect: branch != Branch::Offset && self.tight(cap),
             candidates: Vec::new(),
             reach: vec![false; self.sections + 1],
             barred: vec![usize::MAX; self.jobs.len()],
@@ -302,7 +312,7 @@ impl Search<'_, '_> {
     }
 
     fn dfs(&mut self, part: &Part, last: (usize, usize)) -> Outcome {
-        if self.branch == Branch::Corner {
+        if self.branch != Branch::Offset {
             return self.corner(part);
         }
         if self.budget == 0 {

@@ -129,10 +129,13 @@ fn finds_and_proves_the_optimum_of_small_problems() {
         let Plan { height, .. } = super::super::plan_within(&items, 0, 1_000_000, best).unwrap();
         assert_eq!(height, best, "case {case}: {jobs:?}");
         let model = Model::new(&jobs, sections, Vec::new());
-        for (order, branch) in ORDERS
-            .into_iter()
-            .flat_map(|o| [(o, Branch::Offset), (o, Branch::Corner)])
-        {
+        for (order, branch) in ORDERS.into_iter().flat_map(|o| {
+            [
+                (o, Branch::Offset),
+                (o, Branch::Corner),
+                (o, Branch::Valley),
+            ]
+        }) {
             let found = model.solve_by(best, order, branch, 1_000_000);
             let offsets = found.offsets.unwrap_or_else(|| {
                 panic!("case {case}: {jobs:?} at {best} ({order:?}, {branch:?})")
@@ -199,5 +202,81 @@ fn the_pairs_counted_are_the_pairs_listed() {
         let sections = 1 + next(40);
         let jobs = random_jobs(&mut next, sections, case % 60);
         assert_eq!(count_pairs(&jobs), pairs(&jobs, |_, _| {}).0, "case {case}");
+    }
+}
+
+/// Small perfect packings, guillotine cuts and pinwheels mixed, in shuffled
+/// order: both corner searches find a plan at the height in every order
+/// (neither prunes a branch that holds one), and none below it.
+#[test]
+fn the_corner_searches_find_every_small_perfect_packing() {
+    let mut seed = 29u64;
+    let mut next = |n: u64| {
+        seed = super::super::base::mix(seed, 1);
+        (seed % n) as usize
+    };
+    for case in 0..1500 {
+        let (width, height) = (3 + next(10), 3 + next(10));
+        let mut rects = vec![(0, width, 0, height)];
+        for _ in 0..1 + next(8) {
+            let k = next(rects.len() as u64);
+            let (x0, x1, y0, y1) = rects[k];
+            let (w, h) = (x1 - x0, y1 - y0);
+            let pieces = match next(3) {
+                // A pinwheel: a centre ringed by four blades.
+                0 if w >= 3 && h >= 3 => {
+                    let a = x0 + 1 + next(w as u64 - 2);
+                    let b = a + 1 + next((x1 - a - 1) as u64);
+                    let c = y0 + 1 + next(h as u64 - 2);
+                    let d = c + 1 + next((y1 - c - 1) as u64);
+                    vec![
+                        (x0, b, y0, c),
+                        (b, x1, y0, d),
+                        (a, x1, d, y1),
+                        (x0, a, c, y1),
+                        (a, b, c, d),
+                    ]
+                }
+                1 if w >= 2 => {
+                    let t = x0 + 1 + next(w as u64 - 1);
+                    vec![(x0, t, y0, y1), (t, x1, y0, y1)]
+                }
+                _ if h >= 2 => {
+                    let c = y0 + 1 + next(h as u64 - 1);
+                    vec![(x0, x1, y0, c), (x0, x1, c, y1)]
+                }
+                _ => continue,
+            };
+            rects.swap_remove(k);
+            rects.extend(pieces);
+        }
+        for i in (1..rects.len()).rev() {
+            rects.swap(i, next(i as u64 + 1));
+        }
+        let jobs: Vec<Job> = rects
+            .iter()
+            .enumerate()
+            .map(|(item, &(x0, x1, y0, y1))| Job {
+                start: x0,
+                end: x1,
+                foot: y1 - y0,
+                align: 1,
+                width: x1 - x0,
+                item,
+            })
+            .collect();
+        let model = Model::new(&jobs, width, Vec::new());
+        assert!(model.tight(height), "case {case}: not a perfect packing");
+        for order in ORDERS.into_iter().chain((0..4).map(Order::drawn)) {
+            for branch in [Branch::Corner, Branch::Valley] {
+                let found = model.solve_by(height, order, branch, 1_000_000);
+                let offsets = found
+                    .offsets
+                    .unwrap_or_else(|| panic!("case {case}: {rects:?} ({order:?}, {branch:?})"));
+                assert_plan(&jobs, &offsets, height, &[], &format!("case {case}"));
+                let below = model.solve_by(height - 1, order, branch, 1_000_000);
+                assert!(below.offsets.is_none() && below.proven, "case {case}");
+            }
+        }
     }
 }

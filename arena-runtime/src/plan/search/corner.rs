@@ -1,7 +1,10 @@
-//! The corner search's node ([`Branch::Corner`], for perfect packings):
-//! the lowest free offset, the earliest section there, each buffer that can
-//! start at that corner or none; and the check that every run of sections
-//! at that offset can be covered end to end.
+//! The corner searches' nodes, for perfect packings: [`Branch::Corner`]
+//! (the lowest free offset, the earliest section there, each buffer that
+//! can start at that corner or none) and [`Branch::Valley`] (the wall of a
+//! valley with the fewest buffers that can fill the byte beside it); the
+//! checks that prune them (every run at the lowest offset, or the valley
+//! branched on, can be covered end to end; every wall a placement makes
+//! can still be filled).
 
 use super::*;
 
@@ -11,6 +14,9 @@ impl Search<'_, '_> {
     /// take it starts; each of those placed at `h` in turn, then none of
     /// them (all barred from `h`).
     pub(super) fn corner(&mut self, part: &Part) -> Outcome {
+        if self.perfect && self.branch == Branch::Valley {
+            return self.valley(part);
+        }
         if self.budget == 0 {
             return Outcome::OutOfNodes;
         }
@@ -120,6 +126,175 @@ impl Search<'_, '_> {
         outcome
     }
 
+    /// A node of the corner search on a perfect packing: every valley of
+    /// the stacks (a run of sections at one floor, both sides higher) must
+    /// be filled from its walls, the byte beside each wall by a buffer
+    /// that starts (or ends) there and fits in the valley. The wall with
+    /// the fewest such buffers is branched on, each in turn; none left at
+    /// one ends the branch.
+    fn valley(&mut self, part: &Part) -> Outcome {
+        if self.budget == 0 {
+            return Outcome::OutOfNodes;
+        }
+        self.budget -= 1;
+        let m = self.m;
+        let (lo, hi) = (part.lo, part.hi);
+        // (count, floor, section, left wall)
+        let mut best: Option<(usize, usize, usize, bool)> = None;
+        let mut steps = hi - lo;
+        let mut a = lo;
+        while a < hi {
+            if self.total[a] == 0 {
+                a += 1;
+                continue;
+            }
+            let g = self.floor[a];
+            let mut b = a + 1;
+            while b < hi && self.total[b] > 0 && self.floor[b] == g {
+                b += 1;
+            }
+            let left_higher = a == lo || self.total[a - 1] == 0 || self.floor[a - 1] > g;
+            let right_higher = b == hi || self.total[b] == 0 || self.floor[b] > g;
+            if left_higher && right_higher {
+                steps += m.live[a].len() + m.live[b - 1].len();
+                let left = self.fitting(&m.live[a], g, a, b, true).count();
+                let right = self.fitting(&m.live[b - 1], g, a, b, false).count();
+                // The fewest buffers first, then the lowest, then the
+                // earliest.
+                for (count, x, is_left) in [(left, a, true), (right, b - 1, false)] {
+                    if best.is_none_or(|(c, bg, bx, _)| (count, g, x) < (c, bg, bx)) {
+                        best = Some((count, g, x, is_left));
+                    }
+                }
+                if left == 0 || right == 0 {
+                    break;
+                }
+            }
+            a = b;
+        }
+        self.charge(steps);
+        let Some((count, g, x, is_left)) = best else {
+            return Outcome::Found;
+        };
+        if count == 0 {
+            return Outcome::NotFound;
+        }
+        // The valley's ends again, for the candidates.
+        let (mut a, mut b) = (x, x + 1);
+        while a > lo && self.total[a - 1] > 0 && self.floor[a - 1] == g {
+            a -= 1;
+        }
+        while b < hi && self.total[b] > 0 && self.floor[b] == g {
+            b += 1;
+        }
+        // A valley that cannot be covered end to end ends the branch.
+        if !self.run_covered(a, b, g) {
+            return Outcome::NotFound;
+        }
+        let mut here: Vec<(usize, usize)> = self
+            .fitting(&m.live[x], g, a, b, is_left)
+            .map(|j| (self.rank[j], j))
+            .collect();
+        here.sort_unstable();
+        let mut tried: Vec<usize> = Vec::new();
+        for &(rank, j) in &here {
+            if self.budget == 0 {
+                return Outcome::OutOfNodes;
+            }
+            let twin = m.twin[j];
+            self.charge(1 + tried.len());
+            if tried.contains(&twin) {
+                continue;
+            }
+            tried.push(twin);
+            // (No bound from the bytes left elsewhere: a valley above the
+            // lowest is filled before the valleys below it.)
+            let (outcome, _) = self.try_place(part, None, j, g, rank);
+            match outcome {
+                Outcome::NotFound => {}
+                other => return other,
+            }
+        }
+        Outcome::NotFound
+    }
+
+    /// The unplaced buffers of `live` that can go at `g` inside the valley
+    /// `a..b`, starting at `a` (`left`) or ending at `b`.
+    fn fitting<'s>(
+        &'s self,
+        live: &'s [usize],
+        g: usize,
+        a: usize,
+        b: usize,
+        left: bool,
+    ) -> impl Iterator<Item = usize> + 's {
+        live.iter().copied().filter(move |&o| {
+            let job = &self.m.jobs[o];
+            let edge = if left {
+                job.start == a && job.end <= b
+            } else {
+                job.end == b && job.start >= a
+            };
+            edge && !self.placed[o] && self.min_off[o] == g && self.barred[o] != g
+        })
+    }
+
+    /// In a perfect packing, after `j` is placed (and the jobs of
+    /// `affected[mark..]` had their lowest offsets raised): whether every
+    /// wall at the ends of those jobs can still be filled. A wall is a
+    /// boundary `x` where the stack of one side is higher than the other's
+    /// (or the part's edge): the free byte at the lower side's floor `g`,
+    /// beside the wall, can only be taken by a buffer at `g` that starts
+    /// (or ends) exactly at `x`, since it would otherwise cross into the
+    /// higher stack. No such buffer left: no plan below.
+    pub(super) fn walls_filled(&mut self, part: &Part, j: usize, mark: usize) -> bool {
+        let m = self.m;
+        let mut ends: Vec<usize> = core::iter::once(j)
+            .chain(self.affected[mark..].iter().copied())
+            .flat_map(|o| [m.jobs[o].start, m.jobs[o].end])
+            .filter(|&x| part.lo <= x && x <= part.hi)
+            .collect();
+        ends.sort_unstable();
+        ends.dedup();
+        let mut steps = ends.len();
+        let mut filled = true;
+        for &x in &ends {
+            // The wall on the left of section `x`: a buffer starting at `x`.
+            if x < part.hi
+                && self.total[x] > 0
+                && (x == part.lo || self.floor[x - 1] > self.floor[x])
+            {
+                let g = self.floor[x];
+                steps += m.live[x].len();
+                if !self.can_take(&m.live[x], g, |job| job.start == x) {
+                    filled = false;
+                    break;
+                }
+            }
+            // The wall on the right of section `x - 1`: one ending at `x`.
+            if x > part.lo
+                && self.total[x - 1] > 0
+                && (x == part.hi || self.floor[x] > self.floor[x - 1])
+            {
+                let g = self.floor[x - 1];
+                steps += m.live[x - 1].len();
+                if !self.can_take(&m.live[x - 1], g, |job| job.end == x) {
+                    filled = false;
+                    break;
+                }
+            }
+        }
+        self.charge(steps);
+        filled
+    }
+
+    /// Whether one of `live`, unplaced, with `edge`, can go at `g`.
+    fn can_take(&self, live: &[usize], g: usize, edge: impl Fn(&Job) -> bool) -> bool {
+        live.iter().any(|&o| {
+            !self.placed[o] && self.min_off[o] == g && self.barred[o] != g && edge(&self.m.jobs[o])
+        })
+    }
+
     /// In a perfect packing, whether every run of sections of `part` whose
     /// floor is the lowest offset `h` can be covered at `h` end to end by
     /// buffers that can go there: no byte may stay free, and a buffer
@@ -128,8 +303,7 @@ impl Search<'_, '_> {
     /// the branch at once, not after every choice made in the runs before
     /// it.
     fn runs_covered(&mut self, part: &Part, h: usize) -> bool {
-        let m = self.m;
-        let mut steps = part.hi - part.lo;
+        let steps = part.hi - part.lo;
         let mut ok = true;
         let mut a = part.lo;
         while a < part.hi {
@@ -141,28 +315,7 @@ impl Search<'_, '_> {
             while b < part.hi && self.floor[b] == h && self.total[b] > 0 {
                 b += 1;
             }
-            // Boundaries `a..=b` of the run; from `a`, each buffer that
-            // starts at a reached boundary and ends inside the run.
-            self.reach[a..=b].fill(false);
-            self.reach[a] = true;
-            for x in a..b {
-                if !self.reach[x] {
-                    continue;
-                }
-                for &j in &m.live[x] {
-                    steps += 1;
-                    let job = &m.jobs[j];
-                    if job.start == x
-                        && job.end <= b
-                        && !self.placed[j]
-                        && self.min_off[j] == h
-                        && self.barred[j] != h
-                    {
-                        self.reach[job.end] = true;
-                    }
-                }
-            }
-            if !self.reach[b] {
+            if !self.run_covered(a, b, h) {
                 ok = false;
                 break;
             }
@@ -170,5 +323,34 @@ impl Search<'_, '_> {
         }
         self.charge(steps);
         ok
+    }
+
+    /// Whether the run of sections `a..b` can be covered at `h` end to end
+    /// by buffers that can go there and lie inside it: from `a`, each
+    /// buffer that starts at a boundary reached and ends inside the run.
+    fn run_covered(&mut self, a: usize, b: usize, h: usize) -> bool {
+        let m = self.m;
+        let mut steps = 0;
+        self.reach[a..=b].fill(false);
+        self.reach[a] = true;
+        for x in a..b {
+            if !self.reach[x] {
+                continue;
+            }
+            for &j in &m.live[x] {
+                steps += 1;
+                let job = &m.jobs[j];
+                if job.start == x
+                    && job.end <= b
+                    && !self.placed[j]
+                    && self.min_off[j] == h
+                    && self.barred[j] != h
+                {
+                    self.reach[job.end] = true;
+                }
+            }
+        }
+        self.charge(steps);
+        self.reach[b]
     }
 }

@@ -62,7 +62,8 @@ impl Search<'_, '_> {
             self.total[s] -= job.foot;
         }
         // Then the floors that the lowest offsets raise.
-        let fits = self.raise_floors(part, affected_mark);
+        let fits = self.raise_floors(part, affected_mark)
+            && (!self.perfect || self.walls_filled(part, j, affected_mark));
         self.affected.truncate(affected_mark);
         let outcome = if fits {
             let mut cuts = Vec::new();
