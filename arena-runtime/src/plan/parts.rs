@@ -36,7 +36,7 @@ impl Parts<'_> {
         // The parts whose neighbourhoods all failed: another pass would
         // repeat them.
         let mut stalled = vec![false; parts.len()];
-        for _pass in 0..PASSES {
+        for pass in 0..PASSES {
             // The smaller parts first: what they leave of their share goes
             // to the larger ones, and what a pass leaves to the parts still
             // above the aim in the next.
@@ -50,9 +50,18 @@ impl Parts<'_> {
             let mut waiting: usize = pending.iter().map(|&p| parts[p].len()).sum();
             for p in pending {
                 let part = &parts[p];
-                let share = ((left as u128 * part.len() as u128) / waiting.max(1) as u128) as u64;
+                let mut share =
+                    ((left as u128 * part.len() as u128) / waiting.max(1) as u128) as u64;
                 waiting -= part.len();
-                if part.len() > max_jobs(self.perfect[p]) {
+                // A perfect packing larger than any other part the search
+                // takes gets one pass of the corner searches, with half its
+                // share; where they find no plan, the neighbourhoods go on
+                // from greedy's.
+                let large = part.len() > search::MAX_JOBS;
+                if large && self.perfect[p] && pass == 0 {
+                    share /= 2;
+                }
+                if part.len() > max_jobs(self.perfect[p]) || (large && pass > 0) {
                     // Too large for the search as a whole: its plan is
                     // improved a neighbourhood at a time.
                     if stalled[p] {
@@ -152,8 +161,8 @@ fn local(jobs: &[search::Job], part: &[usize]) -> (Vec<search::Job>, usize) {
 }
 
 /// The most buffers of a part the search runs on: more for a perfect
-/// packing (16,384), where the corner searches find their plans in short
-/// runs of a node or two a buffer, than for any other part (2,048), where a
+/// packing (16,384; above 8,192 for one pass only), where the corner
+/// searches find their plans in short runs of a node or two a buffer, than for any other part (2,048), where a
 /// node's work grows with the part and the budget runs out before a plan of
 /// that depth is done.
 pub(super) const fn max_jobs(perfect: bool) -> usize {

@@ -364,3 +364,19 @@ fn guillotine_tilings_of_other_constructions_are_planned_at_the_optimum() {
         }
     }
 }
+
+/// A perfect packing above 8,192 buffers where the corner searches find no
+/// plan at the default budget: they take half its share, and the
+/// neighbourhoods still improve greedy's plan with the rest.
+#[test]
+fn a_large_perfect_packing_the_corner_searches_miss_still_gets_the_neighbourhoods() {
+    let items = pinwheels(10_001, 1_000_000, 1, true);
+    let Plan { height: greedy, .. } = plan_offsets(&items, 0).unwrap();
+    let Plan {
+        offsets: off,
+        height: slab,
+        ..
+    } = plan_with_budget(&items, 0, BUDGET).unwrap();
+    check(&items, &off, slab);
+    assert!(slab < greedy, "{slab} against greedy's {greedy}");
+}
