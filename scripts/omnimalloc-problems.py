@@ -7,9 +7,13 @@ cut, and a first fit in that order rebuilds a strip tiling exactly).
     scripts/omnimalloc-problems.py FAMILY BUFFERS SEED [MAKESPAN] > problem.csv
 
 FAMILY: pinwheel or tiling. The optimum (the generators' capacity, 1 MiB) is
-printed on standard error. (`ConcurrentTilingSource` times its buffers by
-vector clocks, a partial order: it needs a linearisation first, not written
-yet.)
+printed on standard error. MAKESPAN: the generators' span of time (default
+1,048,576; at 1,024 many buffers share their start and end times).
+`ConcurrentTilingSource` is not written: it times its buffers by vector
+clocks, a partial order, and two buffers of concurrent workers may be live
+at once in one order of events and not in another. MiniMalloc's form (one
+interval of time a buffer) cannot say that; a linearisation would drop
+those conflicts and let a plan share bytes the workers use at once.
 """
 import random
 import sys

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# arena-plan beside OmniMalloc's SuperMalloc on the same problems, in one
+# run (BENCHMARKS.md, "Perfect packings of OmniMalloc's families and of this
+# repository's"): OmniMalloc's pinwheels and strip tilings of known optimum
+# (its generators, seeds of this repository's, rows shuffled), this
+# repository's guillotine tilings, MiniMalloc's eleven files and a trace.
+# Height over the bound (the optimum where known) and CPU seconds of each;
+# arena-plan at its default budget, SuperMalloc at its default (3 s, one
+# thread). Needs the `omnimalloc` package (`pip install omnimalloc`; PYTHON
+# names the interpreter that has it).
+#
+#   scripts/side-by-side.sh            # builds arena-plan, then measures
+set -euo pipefail
+cd "$(dirname "$0")/.."
+py=${PYTHON:-python3}
+cargo build -q --release -p arena-tools --bin arena-plan
+plan=target/release/arena-plan
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+row() {
+  local name=$1 csv=$2 n
+  n=$(($(wc -l <"$csv") - 1))
+  /usr/bin/time -o "$work/time" -f '%U %S' "$plan" --input "$csv" --output "$work/out.csv" >"$work/log" 2>&1
+  local h b t
+  h=$(sed -n 's/.*height \([0-9]*\).*/\1/p' "$work/log")
+  b=$(sed -n 's/.*lower bound \([0-9]*\).*/\1/p' "$work/log")
+  t=$(awk '{ print $1 + $2 }' "$work/time")
+  read -r sh st < <("$py" scripts/supermalloc-run.py "$csv")
+  printf '| %s | %d | %.4f | %.2f | %.4f | %.2f |\n' "$name" "$n" \
+    "$(awk "BEGIN { print $h / $b }")" "$t" "$(awk "BEGIN { print $sh / $b }")" "$st"
+}
+
+echo '| problem | buffers | arena-plan height / bound | CPU s | SuperMalloc height / bound | CPU s |'
+echo '|---|---|---|---|---|---|'
+for family in pinwheel tiling; do
+  for n in 101 1001 2001 5001 10001; do
+    for seed in 101 202; do
+      "$py" scripts/omnimalloc-problems.py $family $n $seed >"$work/p.csv" 2>/dev/null
+      row "OmniMalloc $family, seed $seed" "$work/p.csv"
+    done
+  done
+done
+for spec in "1000 5" "2500 11" "5000 77"; do
+  python3 scripts/guillotine-problems.py $spec >"$work/p.csv"
+  row "guillotine-problems.py $spec" "$work/p.csv"
+done
+for f in layouts/tests/data/minimalloc/*.csv; do
+  row "MiniMalloc $(basename "$f" | cut -c1)" "$f"
+done
+python3 scripts/trace-problems.py 60000 5 >"$work/p.csv"
+row "trace-problems.py 60000 5" "$work/p.csv"
