@@ -233,12 +233,7 @@ fn one_tiling_of_2500_buffers_is_planned_at_the_optimum() {
 #[test]
 fn a_tiling_of_5000_buffers_is_planned_at_the_optimum_at_the_default_budget() {
     let items = tiling(5_000, 1, 3);
-    let Plan {
-        offsets: off,
-        height: slab,
-        ..
-    } = plan_with_budget(&items, 0, BUDGET).unwrap();
-    check(&items, &off, slab);
+    let slab = planned(&items);
     assert_eq!(slab, HEIGHT);
 }
 
@@ -272,6 +267,15 @@ fn small_tilings_of_every_seed_are_planned_at_the_optimum() {
 /// The default budget of `arena-plan`.
 const BUDGET: u64 = 150_000;
 
+/// `items` planned at the default budget, and checked: the plan's height.
+fn planned(items: &[Item]) -> usize {
+    let Plan {
+        offsets, height, ..
+    } = plan_with_budget(items, 0, BUDGET).unwrap();
+    check(items, &offsets, height);
+    height
+}
+
 /// Pinwheels, where no straight cut splits the problem: at the optimum at
 /// the default budget, where greedy is far above. Blades of one thickness
 /// on each axis (OmniMalloc's construction) up to 10,001 buffers; blades of
@@ -292,12 +296,7 @@ fn pinwheel_tilings_are_planned_at_the_optimum() {
         let items = pinwheels(n, 1_000_000, seed, even);
         assert_eq!(items.len(), n);
         let Plan { height: greedy, .. } = plan_offsets(&items, 0).unwrap();
-        let Plan {
-            offsets: off,
-            height: slab,
-            ..
-        } = plan_with_budget(&items, 0, BUDGET).unwrap();
-        check(&items, &off, slab);
+        let slab = planned(&items);
         assert_eq!(
             slab, HEIGHT,
             "{n} buffers, seed {seed}, even {even}: greedy {greedy}"
@@ -354,12 +353,7 @@ fn guillotine_tilings_of_other_constructions_are_planned_at_the_optimum() {
                 );
             }
             let items = shuffled(items, &mut rng);
-            let Plan {
-                offsets: off,
-                height: slab,
-                ..
-            } = plan_with_budget(&items, 0, BUDGET).unwrap();
-            check(&items, &off, slab);
+            let slab = planned(&items);
             assert_eq!(slab, HEIGHT, "kind {k}: {n} buffers in {strips} strips");
         }
     }
@@ -372,11 +366,6 @@ fn guillotine_tilings_of_other_constructions_are_planned_at_the_optimum() {
 fn a_large_perfect_packing_the_corner_searches_miss_still_gets_the_neighbourhoods() {
     let items = pinwheels(10_001, 1_000_000, 1, true);
     let Plan { height: greedy, .. } = plan_offsets(&items, 0).unwrap();
-    let Plan {
-        offsets: off,
-        height: slab,
-        ..
-    } = plan_with_budget(&items, 0, BUDGET).unwrap();
-    check(&items, &off, slab);
+    let slab = planned(&items);
     assert!(slab < greedy, "{slab} against greedy's {greedy}");
 }

@@ -72,26 +72,8 @@ impl Search<'_, '_> {
             self.charge(part.hi - part.lo);
             Outside::of(&self.total[part.lo..part.hi])
         });
-        let mut tried: Vec<usize> = Vec::new();
-        for &(rank, j) in &here {
-            if self.budget == 0 {
-                return Outcome::OutOfNodes;
-            }
-            let twin = m.twin[j];
-            self.charge(1 + tried.len());
-            if tried.contains(&twin) {
-                continue;
-            }
-            tried.push(twin);
-            let (outcome, hat) = self.try_place(part, outside.as_ref(), j, h, rank);
-            match outcome {
-                Outcome::NotFound => {}
-                other => return other,
-            }
-            if !hat {
-                // Nothing unplaced meets it: no other choice here helps.
-                return Outcome::NotFound;
-            }
+        if let Some(outcome) = self.each_at(part, outside.as_ref(), &here, h, true) {
+            return outcome;
         }
         // None of them at `h`: barred from it, and section `s` has a gap
         // there, so its floor rises to the lowest offset a job left in it
@@ -196,26 +178,43 @@ impl Search<'_, '_> {
             .map(|j| (self.rank[j], j))
             .collect();
         here.sort_unstable();
+        // (No bound from the bytes left elsewhere: a valley above the
+        // lowest is filled before the valleys below it.)
+        self.each_at(part, None, &here, g, false)
+            .unwrap_or(Outcome::NotFound)
+    }
+
+    /// Places each job of `here` (rank, job) at `off` in turn, one of each
+    /// set of twins: the outcome that ends the node (a plan found, the
+    /// budget spent, or, with `hat`, a failed job that meets nothing
+    /// unplaced, so that no other choice here helps), else `None`.
+    fn each_at(
+        &mut self,
+        part: &Part,
+        outside: Option<&Outside>,
+        here: &[(usize, usize)],
+        off: usize,
+        hat: bool,
+    ) -> Option<Outcome> {
         let mut tried: Vec<usize> = Vec::new();
-        for &(rank, j) in &here {
+        for &(rank, j) in here {
             if self.budget == 0 {
-                return Outcome::OutOfNodes;
+                return Some(Outcome::OutOfNodes);
             }
-            let twin = m.twin[j];
+            let twin = self.m.twin[j];
             self.charge(1 + tried.len());
             if tried.contains(&twin) {
                 continue;
             }
             tried.push(twin);
-            // (No bound from the bytes left elsewhere: a valley above the
-            // lowest is filled before the valleys below it.)
-            let (outcome, _) = self.try_place(part, None, j, g, rank);
+            let (outcome, meets) = self.try_place(part, outside, j, off, rank);
             match outcome {
+                Outcome::NotFound if hat && !meets => return Some(Outcome::NotFound),
                 Outcome::NotFound => {}
-                other => return other,
+                other => return Some(other),
             }
         }
-        Outcome::NotFound
+        None
     }
 
     /// The unplaced buffers of `live` that can go at `g` inside the valley
