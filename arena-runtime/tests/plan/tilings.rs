@@ -311,27 +311,16 @@ fn pinwheel_tilings_are_planned_at_the_optimum() {
 #[test]
 fn guillotine_tilings_of_other_constructions_are_planned_at_the_optimum() {
     let kinds = [
-        Cuts {
-            bytes: (4, 5),
-            unit: 1024,
-            any_piece: false,
-        },
-        Cuts {
-            bytes: (1, 5),
-            unit: 1024,
-            any_piece: false,
-        },
-        Cuts {
-            bytes: (1, 2),
-            unit: 4096,
-            any_piece: true,
-        },
-        Cuts {
-            bytes: (2, 3),
-            unit: 2048,
-            any_piece: true,
-        },
-    ];
+        ((4, 5), 1024, false),
+        ((1, 5), 1024, false),
+        ((1, 2), 4096, true),
+        ((2, 3), 2048, true),
+    ]
+    .map(|(bytes, unit, any_piece)| Cuts {
+        bytes,
+        unit,
+        any_piece,
+    });
     for (k, cuts) in kinds.into_iter().enumerate() {
         for (n, strips) in [(900, 1), (2_300, 3)] {
             let seed = 40 + k as u64;
