@@ -39,6 +39,15 @@ fn tile(rng: &mut Rng, n: usize, t0: usize, t1: usize, out: &mut Vec<Item>) {
     tile_by(rng, n, (t0, t1), EVEN, out);
 }
 
+/// The pieces of a tiling (phases and bytes: `(a, b, lo, hi)`) in order of
+/// area, and the index of one drawn from them all (`any`) or from the
+/// larger half.
+fn pick(rng: &mut Rng, rects: &mut [(usize, usize, usize, usize)], any: bool) -> usize {
+    rects.sort_by_key(|&(a, b, lo, hi)| ((b - a) * (hi - lo), a, lo));
+    let half = if any { 0 } else { rects.len() / 2 };
+    half + below(rng, rects.len() - half)
+}
+
 /// `n` buffers tiling phases `t0..t1` x `[0, HEIGHT)`, cut as `cuts` says.
 fn tile_by(rng: &mut Rng, n: usize, (t0, t1): (usize, usize), cuts: Cuts, out: &mut Vec<Item>) {
     let unit = cuts.unit;
@@ -46,9 +55,7 @@ fn tile_by(rng: &mut Rng, n: usize, (t0, t1): (usize, usize), cuts: Cuts, out: &
     let mut stuck = 0;
     while rects.len() < n && stuck < 1000 {
         // One of the pieces (or of the larger half), cut in time or in bytes.
-        rects.sort_by_key(|&(a, b, lo, hi)| ((b - a) * (hi - lo), a, lo));
-        let half = if cuts.any_piece { 0 } else { rects.len() / 2 };
-        let k = half + below(rng, rects.len() - half);
+        let k = pick(rng, &mut rects, cuts.any_piece);
         let (a, b, lo, hi) = rects.remove(k);
         let (k, d) = cuts.bytes;
         if below(rng, d) < d - k && b - a >= 2 {
@@ -112,9 +119,7 @@ fn pinwheels(n: usize, width: usize, seed: u64, even: bool) -> Vec<Item> {
     let mut rects = vec![(0, width, 0, HEIGHT)];
     let mut stuck = 0;
     while rects.len() + 4 <= n && stuck < 1000 {
-        rects.sort_by_key(|&(a, b, lo, hi)| ((b - a) * (hi - lo), a, lo));
-        let half = rects.len() / 2;
-        let k = half + below(&mut rng, rects.len() - half);
+        let k = pick(&mut rng, &mut rects, false);
         let (x0, x1, y0, y1) = rects[k];
         let units = (y1 - y0) / unit;
         if x1 - x0 < 3 || units < 3 {
@@ -186,12 +191,7 @@ fn tilings_of_known_optimum_are_planned_at_it() {
     for (n, seed) in [(120, 1), (300, 2), (450, 3), (600, 4)] {
         let items = tiling(n, 1, seed);
         let Plan { height: greedy, .. } = plan_offsets(&items, 0).unwrap();
-        let Plan {
-            offsets: off,
-            height: slab,
-            ..
-        } = plan_with_budget(&items, 0, 250_000).unwrap();
-        check(&items, &off, slab);
+        let slab = planned_with(&items, 250_000);
         assert_eq!(slab, HEIGHT, "{n} buffers, seed {seed}: greedy {greedy}");
         assert!(greedy > HEIGHT, "greedy alone is not enough here");
     }
@@ -204,12 +204,7 @@ fn independent_strips_past_2048_buffers_are_planned_at_the_optimum() {
     let items = tiling(2_400, 4, 9);
     assert_eq!(items.len(), 2_400);
     let Plan { height: greedy, .. } = plan_offsets(&items, 0).unwrap();
-    let Plan {
-        offsets: off,
-        height: slab,
-        ..
-    } = plan_with_budget(&items, 0, 250_000).unwrap();
-    check(&items, &off, slab);
+    let slab = planned_with(&items, 250_000);
     assert_eq!(slab, HEIGHT, "greedy {greedy}");
 }
 
@@ -218,12 +213,7 @@ fn independent_strips_past_2048_buffers_are_planned_at_the_optimum() {
 #[test]
 fn one_tiling_of_2500_buffers_is_planned_at_the_optimum() {
     let items = tiling(2_500, 1, 11);
-    let Plan {
-        offsets: off,
-        height: slab,
-        ..
-    } = plan_with_budget(&items, 0, 250_000).unwrap();
-    check(&items, &off, slab);
+    let slab = planned_with(&items, 250_000);
     assert_eq!(slab, HEIGHT);
 }
 
@@ -269,9 +259,14 @@ const BUDGET: u64 = 150_000;
 
 /// `items` planned at the default budget, and checked: the plan's height.
 fn planned(items: &[Item]) -> usize {
+    planned_with(items, BUDGET)
+}
+
+/// `items` planned with `budget`, and checked: the plan's height.
+fn planned_with(items: &[Item], budget: u64) -> usize {
     let Plan {
         offsets, height, ..
-    } = plan_with_budget(items, 0, BUDGET).unwrap();
+    } = plan_with_budget(items, 0, budget).unwrap();
     check(items, &offsets, height);
     height
 }
