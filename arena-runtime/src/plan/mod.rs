@@ -86,7 +86,11 @@
 //!   buffer. Such a plan is found by a short run or hardly at all: the
 //!   first round runs each search once in each order, 2n nodes each, then
 //!   32 short runs a round of shuffled orders and Luby's lengths, the two
-//!   searches in turn. What made the difference on OmniMalloc's pinwheels
+//!   searches in turn, until they have taken half of what the round
+//!   started with: the rest is the bisection's, so that where many buffers
+//!   share each start and end (OmniMalloc's makespan of 1,024) and no run
+//!   finds the bound, the plan still comes down from greedy's (before, the
+//!   short runs took the whole budget from 1,000 buffers on). What made the difference on OmniMalloc's pinwheels
 //!   (a centre ringed by four blades, recursively, that no straight cut
 //!   crosses) was the order of the runs: the three fixed orders first (the
 //!   longest-lived buffer first at a corner), where before 32 shuffled runs

@@ -95,7 +95,8 @@ pub(super) fn rounds(
             // lowest corner first: each finds tilings the other misses),
             // then many short runs in shuffled orders (run
             // `i` of the round `luby(i)` times 2n nodes long, the two
-            // searches in turn), and the three orders at the round's limit
+            // searches in turn, until half of what the round started with
+            // is spent), and the three orders at the round's limit
             // (one search a round, in turn).
             let unit_limit = 2 * jobs.len() as u64;
             if round == first_round {
@@ -109,6 +110,12 @@ pub(super) fn rounds(
                 }
             }
             for i in 0..RESTARTS {
+                // At most half of what the round started with: the rest is
+                // the bisection's, so that where the bound stays out of
+                // reach the plan still comes down from greedy's.
+                if before - r.left > before / 2 {
+                    break;
+                }
                 let seed = (round * RESTARTS + i) as u64;
                 let order = search::Order::drawn(seed);
                 let run = unit_limit.saturating_mul(luby(i + 1));
