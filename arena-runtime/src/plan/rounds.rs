@@ -124,10 +124,15 @@ pub(super) fn rounds(
                     break 'rounds;
                 }
             }
-            let branch = search::PERFECT[round % search::PERFECT.len()];
-            for order in search::ORDERS {
-                if r.ruled_out == bound && r.attempt(bound, order, branch, limit).done {
-                    break 'rounds;
+            // (In a first round at the unit limit these would be the first
+            // runs again, node for node: a search is deterministic. The
+            // nodes go to the bisection.)
+            if round != first_round || limit != unit_limit {
+                let branch = search::PERFECT[round % search::PERFECT.len()];
+                for order in search::ORDERS {
+                    if r.ruled_out == bound && r.attempt(bound, order, branch, limit).done {
+                        break 'rounds;
+                    }
                 }
             }
         } else {
