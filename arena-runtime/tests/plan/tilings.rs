@@ -69,12 +69,20 @@ fn tile_by(rng: &mut Rng, n: usize, (t0, t1): (usize, usize), cuts: Cuts, out: &
             stuck += 1;
         }
     }
-    out.extend(rects.into_iter().map(|(a, b, lo, hi)| Item {
-        bytes: hi - lo,
-        align: 1,
-        first: a,
-        last: b - 1,
-    }));
+    out.extend(items_of(rects));
+}
+
+/// The buffers of pieces `(a, b, lo, hi)`: phases `a..b`, bytes `lo..hi`.
+fn items_of(rects: Vec<(usize, usize, usize, usize)>) -> Vec<Item> {
+    rects
+        .into_iter()
+        .map(|(a, b, lo, hi)| Item {
+            bytes: hi - lo,
+            align: 1,
+            first: a,
+            last: b - 1,
+        })
+        .collect()
 }
 
 /// A tiling of `n` buffers over `strips` independent strips of time.
@@ -160,16 +168,7 @@ fn pinwheels(n: usize, width: usize, seed: u64, even: bool) -> Vec<Item> {
             }
         }));
     }
-    let items = rects
-        .into_iter()
-        .map(|(a, b, lo, hi)| Item {
-            bytes: hi - lo,
-            align: 1,
-            first: a,
-            last: b - 1,
-        })
-        .collect();
-    shuffled(items, &mut rng)
+    shuffled(items_of(rects), &mut rng)
 }
 
 fn check(items: &[Item], off: &[usize], slab: usize) {
@@ -421,16 +420,7 @@ fn by_area(n: usize, makespan: usize, seed: u64) -> Vec<Item> {
             rects.extend([(a, cut, lo, hi), (cut, b, lo, hi)]);
         }
     }
-    let items = rects
-        .into_iter()
-        .map(|(a, b, lo, hi)| Item {
-            bytes: hi - lo,
-            align: 1,
-            first: a,
-            last: b - 1,
-        })
-        .collect();
-    shuffled(items, &mut rng)
+    shuffled(items_of(rects), &mut rng)
 }
 
 /// Tilings cut as OmniMalloc's over 1,024 phases, where the corner
