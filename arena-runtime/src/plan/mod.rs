@@ -70,33 +70,34 @@
 //!   the lowest not ruled out and the best plan so far, in rounds whose
 //!   node limit doubles, over three tie-break orders (by lifetime, bytes ×
 //!   lifetime, the busiest section a buffer is live in).
-//! - *Corners and valleys*, for a perfect packing (every section exactly
-//!   as full as the bound, so no byte may be wasted), two searches. The
-//!   corner search takes the lowest offset any buffer can take and the
-//!   earliest section where one can, and tries each buffer that starts
-//!   there, then none (each barred from that offset until its lowest offset
-//!   rises); every run of sections at that offset is checked to be
-//!   coverable end to end. The valley search looks at every valley of the
-//!   stacks (a run of sections at one floor, both sides higher): the byte
-//!   beside each of its walls can only be taken by a buffer that starts (or
-//!   ends) at that wall and fits in the valley, so the wall with the fewest
-//!   such buffers is branched on, at whatever height (the most constrained
-//!   choice first, as in exact cover), and the valley must be coverable end
-//!   to end. In both, every wall a placement makes must still have such a
-//!   buffer. Such a plan is found by a short run or hardly at all: the
-//!   first round runs each search once in each order, 2n nodes each, then
-//!   32 short runs a round of shuffled orders and Luby's lengths, the two
-//!   searches in turn, until they have taken half of what the round
-//!   started with: the rest is the bisection's, so that where many buffers
-//!   share each start and end (OmniMalloc's makespan of 1,024) and no run
-//!   finds the bound, the plan still comes down from greedy's (before, the
-//!   short runs took the whole budget from 1,000 buffers on). What made the difference on OmniMalloc's pinwheels
-//!   (a centre ringed by four blades, recursively, that no straight cut
-//!   crosses) was the order of the runs: the three fixed orders first (the
-//!   longest-lived buffer first at a corner), where before 32 shuffled runs
-//!   took the whole default budget from 1,000 buffers on; on strip tilings
-//!   of 5,000 to 10,000 buffers, the valley search, which finds plans that
-//!   the lowest corner first misses.
+//! - *Corners and valleys*, for a perfect packing (every section exactly as
+//!   full as the bound, so no byte may be wasted), two searches. The corner
+//!   search takes the lowest offset any buffer can take and the earliest
+//!   section where one can, and tries each buffer that starts there, then
+//!   none (each barred from that offset until its lowest offset rises);
+//!   every run of sections at that offset is checked to be coverable end to
+//!   end. The valley search looks at every valley of the stacks (a run of
+//!   sections at one floor, both sides higher): the byte beside each of its
+//!   walls can only be taken by a buffer that starts (or ends) at that wall
+//!   and fits in the valley, so the wall with the fewest such buffers is
+//!   branched on, at whatever height (the most constrained choice first, as
+//!   in exact cover), and the valley must be coverable end to end. In both,
+//!   every wall a placement makes must still have such a buffer. Such a
+//!   plan is found by a short run or hardly at all: the first round runs
+//!   each search once in each order, 2n nodes each, then 32 short runs a
+//!   round of shuffled orders and Luby's lengths, the two searches in turn;
+//!   the first runs and the short ones stop once half of what the round
+//!   started with is spent: the rest is the bisection's, so that where many
+//!   buffers share each start and end (OmniMalloc's makespan of 1,024) and
+//!   no run finds the bound, the plan still comes down from greedy's
+//!   (before, the short runs took the whole budget from 1,000 buffers on).
+//!   What made the difference on OmniMalloc's pinwheels (a centre ringed by
+//!   four blades, recursively, that no straight cut crosses) was the order
+//!   of the runs: the three fixed orders first (the longest-lived buffer
+//!   first at a corner), where before 32 shuffled runs took the whole
+//!   default budget from 1,000 buffers on; on strip tilings of 5,000 to
+//!   10,000 buffers, the valley search, which finds plans that the lowest
+//!   corner first misses.
 //!
 //! **Neighbourhoods.** A part of more than 2,048 non-empty buffers (16,384
 //! for a perfect packing, and above 8,192 only for one pass of the corner

@@ -93,15 +93,20 @@ pub(super) fn rounds(
             // not at all: first the three orders, one short run each, in
             // both searches (the most constrained wall first, then the
             // lowest corner first: each finds tilings the other misses),
-            // then many short runs in shuffled orders (run
-            // `i` of the round `luby(i)` times 2n nodes long, the two
-            // searches in turn, until half of what the round started with
-            // is spent), and the three orders at the round's limit
-            // (one search a round, in turn).
+            // then many short runs in shuffled orders (run `i` of the round
+            // `luby(i)` times 2n nodes long, the two searches in turn), and
+            // the three orders at the round's limit (one search a round, in
+            // turn). The first runs and the short ones stop once half of
+            // what the round started with is spent: the rest is the
+            // bisection's, so that where the bound stays out of reach the
+            // plan still comes down from greedy's.
             let unit_limit = 2 * jobs.len() as u64;
             if round == first_round {
                 for branch in search::PERFECT {
                     for order in search::ORDERS {
+                        if r.half_spent(before) {
+                            break;
+                        }
                         if r.ruled_out == bound && r.attempt(bound, order, branch, unit_limit).done
                         {
                             break 'rounds;
@@ -110,10 +115,7 @@ pub(super) fn rounds(
                 }
             }
             for i in 0..RESTARTS {
-                // At most half of what the round started with: the rest is
-                // the bisection's, so that where the bound stays out of
-                // reach the plan still comes down from greedy's.
-                if before - r.left > before / 2 {
+                if r.half_spent(before) {
                     break;
                 }
                 let seed = (round * RESTARTS + i) as u64;
@@ -224,6 +226,12 @@ impl Rounds<'_> {
     /// The best plan's height in units.
     fn in_units(&self) -> usize {
         self.height / self.unit
+    }
+
+    /// Whether more than half of `before` (the nodes left when a round
+    /// began) is spent.
+    fn half_spent(&self, before: u64) -> bool {
+        before - self.left > before / 2
     }
 
     /// One search for a plan at or below `cap`, with `order`, within

@@ -439,3 +439,18 @@ fn tilings_cut_by_area_over_few_phases_come_down_from_greedy() {
         );
     }
 }
+/// A tiling cut as OmniMalloc's of 10,001 buffers over 1,024 phases: past
+/// 8,192 buffers a perfect packing gets one pass of the searches with half
+/// its share, whose first runs stop at half of that, so that the bisection
+/// runs before the neighbourhoods (on the previous tree: 1.2526, the first
+/// runs took the whole pass).
+#[test]
+fn a_tiling_past_8192_buffers_the_searches_miss_gets_the_bisection() {
+    let items = by_area(10_001, 1_024, 1);
+    let slab = planned(&items);
+    assert!(
+        slab * 100 < HEIGHT * 122,
+        "{slab}: {:.4} of the optimum",
+        slab as f64 / HEIGHT as f64
+    );
+}
