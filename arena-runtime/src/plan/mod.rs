@@ -101,17 +101,17 @@
 //!
 //! **Neighbourhoods.** A part of more than 2,048 non-empty buffers (16,384
 //! for a perfect packing, and above 8,192 only for one pass of the corner
-//! searches with half its share of the budget) is too large for one search (its depth is the
-//! number of buffers, and a node scans the part). Its plan is improved a
-//! neighbourhood at a time: the buffers whose tops are above a level, in
-//! the window of time around the plan's peak that they span themselves. Such
-//! a set is upward closed (a buffer above one of them is live with it), so
-//! each section's base, the highest top of the buffers that stay, is all a
-//! re-plan must respect. Sets of 64 to 2,048 buffers are re-planned by the
-//! search, larger ones (up to 16,384) by greedy in several orders; a
-//! re-plan is kept only where the peak falls, each failure doubles the
-//! set, and a success starts again at the smallest. A part whose buffers
-//! meet in more than 4 Mi pairs builds no search model.
+//! searches with half its share of the budget) is too large for one search
+//! (its depth is the number of buffers, and a node scans the part). Its
+//! plan is improved a neighbourhood at a time: the buffers whose tops are
+//! above a level, in the window of time around the plan's peak that they
+//! span themselves. Such a set is upward closed (a buffer above one of them
+//! is live with it), so each section's base, the highest top of the buffers
+//! that stay, is all a re-plan must respect. Sets of 64 to 2,048 buffers
+//! are re-planned by the search, larger ones (up to 16,384) by greedy in
+//! several orders; a re-plan is kept only where the peak falls, each
+//! failure doubles the set, and a success starts again at the smallest. A
+//! part whose buffers meet in more than 4 Mi pairs builds no search model.
 //!
 //! **The budget.** A node is one candidate examined; every 16,384
 //! elementary steps done for it in the search (jobs scanned, sections

@@ -162,9 +162,9 @@ fn local(jobs: &[search::Job], part: &[usize]) -> (Vec<search::Job>, usize) {
 
 /// The most buffers of a part the search runs on: more for a perfect
 /// packing (16,384; above 8,192 for one pass only), where the corner
-/// searches find their plans in short runs of a node or two a buffer, than for any other part (2,048), where a
-/// node's work grows with the part and the budget runs out before a plan of
-/// that depth is done.
+/// searches find their plans in short runs of a node or two a buffer, than
+/// for any other part (2,048), where a node's work grows with the part and
+/// the budget runs out before a plan of that depth is done.
 pub(super) const fn max_jobs(perfect: bool) -> usize {
     if perfect {
         2 * search::MAX_JOBS

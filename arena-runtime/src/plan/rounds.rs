@@ -102,10 +102,10 @@ pub(super) fn rounds(
             // plan still comes down from greedy's.
             let unit_limit = 2 * jobs.len() as u64;
             if round == first_round {
-                for branch in search::PERFECT {
+                'first: for branch in search::PERFECT {
                     for order in search::ORDERS {
                         if r.half_spent(before) {
-                            break;
+                            break 'first;
                         }
                         if r.ruled_out == bound && r.attempt(bound, order, branch, unit_limit).done
                         {
