@@ -69,7 +69,13 @@
 //! - *Rounds.* The bound is asked first, then heights by bisection between
 //!   the lowest not ruled out and the best plan so far, in rounds whose
 //!   node limit doubles, over three tie-break orders (by lifetime, bytes ×
-//!   lifetime, the busiest section a buffer is live in).
+//!   lifetime, the busiest section a buffer is live in). Where a quarter
+//!   of what the bisection has is less than one descent of the search
+//!   (about 4 nodes a buffer: a perfect packing of some 5,000 buffers and
+//!   more), an attempt at the midpoint would run out before its last
+//!   buffer: the attempts aim just below the best plan instead, with all
+//!   that is left, and keep what they find (a descent lands well below a
+//!   loose cap).
 //! - *Corners and valleys*, for a perfect packing (every section exactly as
 //!   full as the bound, so no byte may be wasted), two searches. The corner
 //!   search takes the lowest offset any buffer can take and the earliest
@@ -97,7 +103,16 @@
 //!   first at a corner), where before 32 shuffled runs took the whole
 //!   default budget from 1,000 buffers on; on strip tilings of 5,000 to
 //!   10,000 buffers, the valley search, which finds plans that the lowest
-//!   corner first misses.
+//!   corner first misses. The runs learn from those that failed before
+//!   them on the same part: the walls that could not be filled (the valley
+//!   search branches, among the walls of fewest buffers, on the one of
+//!   most failures, where conflicts surface soonest, as in weighted-degree
+//!   heuristics), and, for a run that ran out of nodes, the last three
+//!   choices above where its backtracking reached (the trap it was held
+//!   under is among them; later runs try those placements last at their
+//!   corner). Hints only, never a proof: on OmniMalloc's pinwheels and
+//!   tilings of 501 buffers over 1,024 phases, 8 of 52 more at the optimum
+//!   and one fewer.
 //!
 //! **Neighbourhoods.** A part of more than 2,048 non-empty buffers (16,384
 //! for a perfect packing, and above 8,192 only for one pass of the corner

@@ -87,6 +87,7 @@ pub(super) fn rounds(
         height,
         ruled_out: bound,
         best: None,
+        learned: search::Learned::default(),
     };
     let mut limit = (2 * jobs.len() as u64).saturating_mul(1u64 << first_round.min(40));
     let mut round = first_round;
@@ -229,6 +230,8 @@ struct Rounds<'j> {
     ruled_out: usize,
     /// The best plan found: offsets by job.
     best: Option<Plan>,
+    /// What the corner searches' failed runs learned.
+    learned: search::Learned,
 }
 
 /// What one search of [`Rounds::attempt`] did.
@@ -261,9 +264,13 @@ impl Rounds<'_> {
         branch: search::Branch,
         limit: u64,
     ) -> Tried {
-        let found = self
-            .model
-            .solve_by(cap * self.unit, order, branch, limit.min(self.left));
+        let found = self.model.solve_with(
+            cap * self.unit,
+            order,
+            branch,
+            limit.min(self.left),
+            &mut self.learned,
+        );
         let nodes = found.nodes.max(1);
         self.left = self.left.saturating_sub(nodes);
         let some = found.offsets.is_some();

@@ -92,10 +92,31 @@ impl Model<'_> {
         rank
     }
 
-    /// Looks for offsets with every buffer below `cap`, within `budget`
-    /// nodes, ties broken by `order`, each node branching as `branch` says.
+    /// [`Model::solve_with`] with nothing learned before (the tests'
+    /// entry).
+    #[cfg(test)]
     pub(crate) fn solve_by(&self, cap: usize, order: Order, branch: Branch, budget: u64) -> Found {
+        self.solve_with(cap, order, branch, budget, &mut Learned::default())
+    }
+
+    /// Looks for offsets with every buffer below `cap`, within `budget`
+    /// nodes, ties broken by `order`, each node branching as `branch` says;
+    /// the corner searches led by what earlier runs on the same part
+    /// learned from their failures (`carried`), and adding to it.
+    pub(crate) fn solve_with(
+        &self,
+        cap: usize,
+        order: Order,
+        branch: Branch,
+        budget: u64,
+        carried: &mut Learned,
+    ) -> Found {
+        let mut learned = core::mem::take(carried);
+        learned.walls.resize(self.sections + 1, 0);
         let mut s = Search {
+            learned,
+            path: Vec::new(),
+            held: usize::MAX,
             m: self,
             cap,
             budget,
@@ -145,6 +166,7 @@ impl Model<'_> {
                 s.parts(&whole, &cuts)
             };
         let nodes = budget - s.budget;
+        *carried = core::mem::take(&mut s.learned);
         match outcome {
             Outcome::Found => Found {
                 offsets: Some(s.solution),
@@ -203,8 +225,36 @@ impl Outside {
     }
 }
 
+/// What the corner searches of one part learned from the runs that failed,
+/// carried from run to run: each section's walls that could not be filled
+/// (the valley search branches on the wall of most failures among those
+/// with the fewest buffers, where conflicts are met soonest), and the
+/// placements a run that ran out of nodes was stuck under (tried last at
+/// their corner in later runs). Read as hints only: a plan found is a plan,
+/// and one not found is not ruled out by them.
+#[derive(Debug, Default)]
+pub(crate) struct Learned {
+    /// By section: the walls beside it that could not be filled.
+    walls: Vec<u32>,
+    /// By (job, offset): the runs stuck under that placement.
+    blamed: std::collections::HashMap<(usize, usize), u32>,
+}
+
+/// The choices above where a run that ran out of nodes backtracked to
+/// that are blamed for it: the stuck run's trap is among the last ones
+/// its backtracking never reached.
+const BLAMED: usize = 3;
+
 /// One search's state.
 struct Search<'m, 'j> {
+    /// What the runs before learned, and this one adds to.
+    learned: Learned,
+    /// The corner searches' placements on the path: (job, offset, whether
+    /// the node had another buffer to try).
+    path: Vec<(usize, usize, bool)>,
+    /// The shortest the path has been after a placement was taken back:
+    /// the placements below it were never undone.
+    held: usize,
     m: &'m Model<'j>,
     cap: usize,
     /// Nodes left.

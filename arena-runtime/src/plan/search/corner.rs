@@ -63,6 +63,7 @@ impl Search<'_, '_> {
             .map(|j| (self.rank[j], j))
             .collect();
         here.sort_unstable();
+        self.blamed_last(&mut here, h);
         let most = self.total[part.lo..part.hi]
             .iter()
             .copied()
@@ -141,10 +142,12 @@ impl Search<'_, '_> {
                 steps += m.live[a].len() + m.live[b - 1].len();
                 let left = self.fitting(&m.live[a], g, a, b, true).count();
                 let right = self.fitting(&m.live[b - 1], g, a, b, false).count();
-                // The fewest buffers first, then the lowest, then the
-                // earliest.
+                // The fewest buffers first, then the wall of most failures
+                // in the runs before, then the earliest.
                 for (count, x, is_left) in [(left, a, true), (right, b - 1, false)] {
-                    if best.is_none_or(|(c, bg, bx, _)| (count, g, x) < (c, bg, bx)) {
+                    let key =
+                        |c: usize, x: usize| (c, core::cmp::Reverse(self.learned.walls[x]), x);
+                    if best.is_none_or(|(c, _, bx, _)| key(count, x) < key(c, bx)) {
                         best = Some((count, g, x, is_left));
                     }
                 }
@@ -159,6 +162,7 @@ impl Search<'_, '_> {
             return Outcome::Found;
         };
         if count == 0 {
+            self.learned.walls[x] += 1;
             return Outcome::NotFound;
         }
         // The valley's ends again, for the candidates.
@@ -171,6 +175,7 @@ impl Search<'_, '_> {
         }
         // A valley that cannot be covered end to end ends the branch.
         if !self.run_covered(a, b, g) {
+            self.learned.walls[x] += 1;
             return Outcome::NotFound;
         }
         let mut here: Vec<(usize, usize)> = self
@@ -178,6 +183,7 @@ impl Search<'_, '_> {
             .map(|j| (self.rank[j], j))
             .collect();
         here.sort_unstable();
+        self.blamed_last(&mut here, g);
         // (No bound from the bytes left elsewhere: a valley above the
         // lowest is filled before the valleys below it.)
         self.each_at(part, None, &here, g, false)
@@ -197,6 +203,7 @@ impl Search<'_, '_> {
         hat: bool,
     ) -> Option<Outcome> {
         let mut tried: Vec<usize> = Vec::new();
+        let choice = here.len() > 1;
         for &(rank, j) in here {
             if self.budget == 0 {
                 return Some(Outcome::OutOfNodes);
@@ -207,7 +214,13 @@ impl Search<'_, '_> {
                 continue;
             }
             tried.push(twin);
+            self.path.push((j, off, choice));
             let (outcome, meets) = self.try_place(part, outside, j, off, rank);
+            if matches!(outcome, Outcome::OutOfNodes) {
+                self.blame();
+            }
+            self.path.pop();
+            self.held = self.held.min(self.path.len());
             match outcome {
                 Outcome::NotFound if hat && !meets => return Some(Outcome::NotFound),
                 Outcome::NotFound => {}
@@ -215,6 +228,29 @@ impl Search<'_, '_> {
             }
         }
         None
+    }
+
+    /// `here` (rank, job, in order) with the placements at `off` that
+    /// stuck runs before were blamed for last, the least blamed first.
+    fn blamed_last(&self, here: &mut [(usize, usize)], off: usize) {
+        let blamed = &self.learned.blamed;
+        if !blamed.is_empty() {
+            here.sort_by_key(|&(_, j)| blamed.get(&(j, off)).copied().unwrap_or(0));
+        }
+    }
+
+    /// The run ran out of nodes (once, where it did): the last [`BLAMED`]
+    /// choices on the path above where its backtracking reached are
+    /// blamed for it.
+    fn blame(&mut self) {
+        let held = core::mem::replace(&mut self.held, 0).min(self.path.len());
+        let choices = self.path[..held]
+            .iter()
+            .rev()
+            .filter(|&&(.., choice)| choice);
+        for &(j, off, _) in choices.take(BLAMED) {
+            *self.learned.blamed.entry((j, off)).or_insert(0) += 1;
+        }
     }
 
     /// The unplaced buffers of `live` that can go at `g` inside the valley
@@ -266,6 +302,7 @@ impl Search<'_, '_> {
                 let g = self.floor[x];
                 steps += m.live[x].len();
                 if !self.can_take(&m.live[x], g, |job| job.start == x) {
+                    self.learned.walls[x] += 1;
                     filled = false;
                     break;
                 }
@@ -278,6 +315,7 @@ impl Search<'_, '_> {
                 let g = self.floor[x - 1];
                 steps += m.live[x - 1].len();
                 if !self.can_take(&m.live[x - 1], g, |job| job.end == x) {
+                    self.learned.walls[x - 1] += 1;
                     filled = false;
                     break;
                 }
