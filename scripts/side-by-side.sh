@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # arena-plan beside OmniMalloc's SuperMalloc on the same problems, in one
-# run (BENCHMARKS.md, "The bisection's share on perfect packings the
-# searches miss"): OmniMalloc's pinwheels and strip tilings of known optimum
-# (its generators, seeds of this repository's, makespans 1,048,576, 65,536
-# and 1,024, rows shuffled), this
+# run (BENCHMARKS.md, "Whole descents and learning from failed runs"):
+# OmniMalloc's pinwheels and strip tilings of known optimum (its
+# generators, seeds of this repository's, 101 to 10,001 buffers, makespans
+# 1,048,576, 65,536 and 1,024, rows shuffled), this
 # repository's guillotine tilings, MiniMalloc's eleven files and a trace.
 # Height over the bound (the optimum where known) and CPU seconds of each;
 # arena-plan at its default budget, SuperMalloc at its default (3 s, one
@@ -36,7 +36,7 @@ echo '| problem | buffers | arena-plan height / bound | CPU s | SuperMalloc heig
 echo '|---|---|---|---|---|---|'
 for family in pinwheel tiling; do
   for makespan in 1048576 65536 1024; do
-    for n in 101 1001 2001 5001 10001; do
+    for n in 101 501 1001 2001 5001 10001; do
       for seed in 101 202; do
         "$py" scripts/omnimalloc-problems.py $family $n $seed $makespan >"$work/p.csv" 2>/dev/null
         row "OmniMalloc $family, makespan $makespan, seed $seed" "$work/p.csv"
