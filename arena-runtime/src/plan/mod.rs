@@ -71,8 +71,9 @@
 //!   node limit doubles, over three tie-break orders (by lifetime, bytes ×
 //!   lifetime, the busiest section a buffer is live in). Where a quarter
 //!   of what the bisection has is less than one descent of the search
-//!   (about 4 nodes a buffer: a perfect packing of some 5,000 buffers and
-//!   more), an attempt at the midpoint would run out before its last
+//!   (its nodes grow faster than the buffers: at the default budget, a
+//!   perfect packing of some 6,500 buffers and more), an attempt at the
+//!   midpoint would run out before its last
 //!   buffer: the attempts aim just below the best plan instead, with all
 //!   that is left, and keep what they find (a descent lands well below a
 //!   loose cap).

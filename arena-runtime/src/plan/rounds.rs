@@ -18,12 +18,14 @@ pub(super) struct Rounded {
 /// The short runs of the corner search a round makes on a perfect packing.
 const RESTARTS: usize = 32;
 
-/// The nodes a buffer that one descent of the offset search takes, at
-/// most, on the parts the rounds get: one a buffer placed, and the scans of
-/// the part its nodes make (measured: 2.4 a buffer on a perfect packing of
-/// 10,001 buffers; 3.2 expected at the 16,384 the rounds take at most). An
-/// attempt with fewer nodes returns no plan.
-const DESCENT: u64 = 4;
+/// The nodes one descent of the offset search takes, about, on a part of
+/// `n` jobs: one a buffer placed, and the scans of the part its nodes make,
+/// which grow with it (measured on perfect packings: 1.0 a buffer at 393,
+/// 1.2 at 1,021 and 2,602, 2.4 to 2.6 at 5,001 and 10,001; this estimate
+/// is above each). An attempt with fewer nodes returns no plan.
+const fn descent(n: u64) -> u64 {
+    n + n * n / 4_096
+}
 
 /// The Luby sequence (1, 1, 2, 1, 1, 2, 4, 1, ...), `i` from 1: the lengths
 /// of restarts that lose at most a log factor against the best fixed length
@@ -174,8 +176,9 @@ pub(super) fn rounds(
         // much as the round spent at the bound, so that a perfect packing
         // whose bound stays out of reach still gets a plan close to it).
         // Where a quarter of that is less than one descent of the search
-        // (a perfect packing of some 5,000 buffers and more, whose bound
-        // took half the round), no attempt at the midpoint could finish:
+        // (at the default budget, a perfect packing of some 6,500 buffers
+        // and more, whose bound took half the round), no attempt at the
+        // midpoint could finish:
         // the attempts aim just below the best plan instead, each with all
         // the share has left, and every plan they find is kept (a descent
         // lands well below its cap where the cap is loose).
@@ -187,7 +190,7 @@ pub(super) fn rounds(
         } else {
             limit
         };
-        let short = tight && share / 4 < DESCENT * jobs.len() as u64;
+        let short = tight && share / 4 < descent(jobs.len() as u64);
         while lo < r.in_units() && spent < share {
             let (cap, most) = if short {
                 (r.in_units() - 1, share - spent)
