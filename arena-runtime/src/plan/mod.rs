@@ -73,10 +73,9 @@
 //!   of what the bisection has is less than one descent of the search
 //!   (its nodes grow faster than the buffers: at the default budget, a
 //!   perfect packing of some 6,500 buffers and more), an attempt at the
-//!   midpoint would run out before its last
-//!   buffer: the attempts aim just below the best plan instead, with all
-//!   that is left, and keep what they find (a descent lands well below a
-//!   loose cap).
+//!   midpoint would run out before its last buffer: the attempts aim just
+//!   below the best plan instead, with all that is left, and keep what
+//!   they find (a descent lands well below a loose cap).
 //! - *Corners and valleys*, for a perfect packing (every section exactly as
 //!   full as the bound, so no byte may be wasted), two searches. The corner
 //!   search takes the lowest offset any buffer can take and the earliest

@@ -178,10 +178,10 @@ pub(super) fn rounds(
         // Where a quarter of that is less than one descent of the search
         // (at the default budget, a perfect packing of some 6,500 buffers
         // and more, whose bound took half the round), no attempt at the
-        // midpoint could finish:
-        // the attempts aim just below the best plan instead, each with all
-        // the share has left, and every plan they find is kept (a descent
-        // lands well below its cap where the cap is loose).
+        // midpoint could finish: the attempts aim just below the best plan
+        // instead, each with all the share has left, and every plan they
+        // find is kept (a descent lands well below its cap where the cap
+        // is loose).
         let order = search::ORDERS[round % search::ORDERS.len()];
         let mut lo = r.ruled_out;
         let mut spent = 0;

@@ -144,9 +144,8 @@ impl Search<'_, '_> {
                 let right = self.fitting(&m.live[b - 1], g, a, b, false).count();
                 // The fewest buffers first, then the wall of most failures
                 // in the runs before, then the earliest.
+                let key = |c: usize, x: usize| (c, core::cmp::Reverse(self.learned.walls[x]), x);
                 for (count, x, is_left) in [(left, a, true), (right, b - 1, false)] {
-                    let key =
-                        |c: usize, x: usize| (c, core::cmp::Reverse(self.learned.walls[x]), x);
                     if best.is_none_or(|(c, _, bx, _)| key(count, x) < key(c, bx)) {
                         best = Some((count, g, x, is_left));
                     }
@@ -162,7 +161,7 @@ impl Search<'_, '_> {
             return Outcome::Found;
         };
         if count == 0 {
-            self.learned.walls[x] += 1;
+            self.wall_failed(x);
             return Outcome::NotFound;
         }
         // The valley's ends again, for the candidates.
@@ -175,7 +174,7 @@ impl Search<'_, '_> {
         }
         // A valley that cannot be covered end to end ends the branch.
         if !self.run_covered(a, b, g) {
-            self.learned.walls[x] += 1;
+            self.wall_failed(x);
             return Outcome::NotFound;
         }
         let mut here: Vec<(usize, usize)> = self
@@ -249,8 +248,15 @@ impl Search<'_, '_> {
             .rev()
             .filter(|&&(.., choice)| choice);
         for &(j, off, _) in choices.take(BLAMED) {
-            *self.learned.blamed.entry((j, off)).or_insert(0) += 1;
+            let times = self.learned.blamed.entry((j, off)).or_insert(0);
+            *times = times.saturating_add(1);
         }
+    }
+
+    /// A wall beside section `x` could not be filled: counted for the runs
+    /// after this one.
+    fn wall_failed(&mut self, x: usize) {
+        self.learned.walls[x] = self.learned.walls[x].saturating_add(1);
     }
 
     /// The unplaced buffers of `live` that can go at `g` inside the valley
@@ -302,7 +308,7 @@ impl Search<'_, '_> {
                 let g = self.floor[x];
                 steps += m.live[x].len();
                 if !self.can_take(&m.live[x], g, |job| job.start == x) {
-                    self.learned.walls[x] += 1;
+                    self.wall_failed(x);
                     filled = false;
                     break;
                 }
@@ -315,7 +321,7 @@ impl Search<'_, '_> {
                 let g = self.floor[x - 1];
                 steps += m.live[x - 1].len();
                 if !self.can_take(&m.live[x - 1], g, |job| job.end == x) {
-                    self.learned.walls[x - 1] += 1;
+                    self.wall_failed(x - 1);
                     filled = false;
                     break;
                 }
