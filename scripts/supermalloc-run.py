@@ -26,8 +26,14 @@ def main():
         sys.exit("needs the `omnimalloc` package: pip install omnimalloc")
     with open(sys.argv[1], newline="", encoding="utf-8-sig") as f:
         rows = list(csv.DictReader(f))
+
+    def clock(text):
+        # A vector clock (OmniMalloc's `3:0:17`) or a whole number.
+        parts = [int(c) for c in text.split(":")]
+        return parts[0] if len(parts) == 1 else tuple(parts)
+
     allocations = tuple(
-        Allocation(int(r["id"]), int(r["size"]), int(r["lower"]), int(r["upper"]))
+        Allocation(int(r["id"]), int(r["size"]), clock(r["lower"]), clock(r["upper"]))
         for r in rows
     )
     before = resource.getrusage(resource.RUSAGE_SELF)

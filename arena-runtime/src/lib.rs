@@ -19,6 +19,7 @@
 //! bf16 f16 E8M0 F4E2M1x2 F8E4M3 F8E5M2 bytemuck
 //! plan plan::Item plan::Plan plan::PlanError plan::plan_offsets plan::plan_with_budget
 //! plan::plan_within plan::lower_bound plan::Problem plan::Buffer plan::ProblemError
+//! plan::ClockProblem plan::ClockBuffer
 //! fit fit::largest fit::largest_with fit::frontier fit::Fit fit::FitError fit::Growth
 //! fit::Method fit::Options fit::Point
 //! checked checked::Checked checked::n checked::int checked::ceil16 checked::next_pow2

@@ -173,3 +173,35 @@ fn bad_input_is_exit_2_naming_the_line_and_column() {
         "{stderr}"
     );
 }
+
+#[test]
+fn vector_clocks_are_planned_and_written_back_as_read() {
+    // OmniMalloc's form: worker 0's `a`, then a message to worker 1 whose
+    // `b` follows it (they share bytes), worker 1's `c` before the message
+    // (it meets `a`).
+    let input = "id,lower,upper,size\na,0:0,5:0,100\nb,5:6,5:9,100\nc,0:0,0:4,50\n";
+    let (code, stdout, stderr, out) = run("clocks", input, &[]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains("3 buffers, height 150, lower bound 150"),
+        "{stdout}"
+    );
+    let out = out.unwrap();
+    let rows: Vec<&str> = out.lines().collect();
+    assert_eq!(rows[0], "id,lower,upper,size,offset");
+    assert!(rows[1].starts_with("a,0:0,5:0,100,"), "{out}");
+    assert!(rows[2].starts_with("b,5:6,5:9,100,"), "{out}");
+    let offset = |row: &str| -> usize { row.rsplit(',').next().unwrap().parse().unwrap() };
+    let (a, c) = (offset(rows[1]), offset(rows[3]));
+    assert!(a + 100 <= c || c + 50 <= a, "{out}");
+    // A plan above the capacity is still exit 1; clocks of two widths, 2.
+    let (code, _, _, _) = run("clocks-cap", input, &["--capacity", "149"]);
+    assert_eq!(code, 1);
+    let (code, _, stderr, _) = run(
+        "clocks-bad",
+        "id,lower,upper,size\na,0:0,1:0,8\nb,0,1,8\n",
+        &[],
+    );
+    assert_eq!(code, 2);
+    assert!(stderr.contains("line 3, column `lower`"), "{stderr}");
+}

@@ -12,6 +12,10 @@
 //!   within a capacity.
 //! - [`lower_bound`]: a height no plan goes below.
 //! - [`Problem`]: MiniMalloc's CSV form, what the `arena-plan` binary plans.
+//! - [`ClockProblem`]: the same with buffers timed by vector clocks
+//!   (OmniMalloc's form: concurrent workers joined by messages), planned
+//!   by [`ClockProblem::plan`] (its chains by the calls above, stacked, then
+//!   settled; its module documentation has the method).
 //!
 //! Each returns a [`Plan`] (each item's offset, the plan's height) or a
 //! [`PlanError`] naming an item by its index. Guarantees: deterministic
@@ -162,11 +166,13 @@
 //! type: keys read from a buffer, largest or smallest first), `blocks`,
 //! `greedy`, `search` (`search/model`, the offset search, `search/corner`,
 //! `search/place` and `search/trail`, the undo trail), `rounds`, `lns` (the
-//! neighbourhoods), `parts`, `solve` (the whole run), `problem`; this module
-//! holds only the public calls.
+//! neighbourhoods), `parts`, `solve` (the whole run), `problem`, `clocks` (problems
+//! timed by vector clocks, planned a chain at a time through the calls
+//! here); this module holds only the public calls.
 
 mod base;
 mod blocks;
+mod clocks;
 pub(crate) mod greedy;
 mod lns;
 mod order;
@@ -180,6 +186,7 @@ mod time;
 pub use crate::error::PlanError;
 pub use crate::error::ProblemError;
 pub use base::{Item, Plan};
+pub use clocks::{ClockBuffer, ClockProblem};
 pub use greedy::plan_offsets;
 pub(crate) use greedy::{Placed, plan};
 pub use problem::{Buffer, Problem};

@@ -33,91 +33,36 @@ impl Problem {
     /// Reads a problem: a header naming `id`, `lower`, `upper` and `size` (in
     /// any order, other columns ignored), then one buffer a line. A UTF-8
     /// byte order mark before the header (spreadsheet exports write one) is
-    /// skipped.
+    /// skipped. Times are whole numbers; a file of vector clocks
+    /// (`lower` and `upper` as components joined by `:`, OmniMalloc's form)
+    /// is a [`ClockProblem`](super::ClockProblem).
     pub fn parse(text: &str) -> Result<Problem, ProblemError> {
-        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let err = |line, column, message: String| ProblemError {
-            line,
-            column,
-            message,
-        };
-        let mut lines = text
-            .lines()
-            .enumerate()
-            .map(|(i, l)| (i + 1, l.trim_end_matches('\r')))
-            .filter(|(_, l)| !l.trim().is_empty());
-        let Some((hline, header)) = lines.next() else {
-            return Err(err(
-                1,
-                None,
-                "the file is empty: expected a header `id,lower,upper,size`".into(),
-            ));
-        };
-        let names: Vec<&str> = header.split(',').map(str::trim).collect();
-        let mut index = [0usize; 4];
-        for (k, want) in COLUMNS.iter().enumerate() {
-            index[k] = names.iter().position(|n| n == want).ok_or_else(|| {
-                err(
-                    hline,
-                    Some(want),
-                    format!("the header has no `{want}` column (it has `{header}`)"),
-                )
-            })?;
-        }
-        let mut buffers = Vec::new();
-        let mut seen = std::collections::HashMap::new();
-        for (line, row) in lines {
-            let cells: Vec<&str> = row.split(',').map(str::trim).collect();
-            let cell = |k: usize| -> Result<&str, ProblemError> {
-                cells.get(index[k]).copied().ok_or_else(|| {
-                    err(
-                        line,
-                        Some(COLUMNS[k]),
-                        format!("missing (the row has {} cells)", cells.len()),
-                    )
-                })
-            };
-            let number = |k: usize| -> Result<u64, ProblemError> {
-                let v = cell(k)?;
-                v.parse::<u64>().map_err(|_| {
-                    err(
-                        line,
-                        Some(COLUMNS[k]),
-                        format!("`{v}` is not a whole number"),
-                    )
-                })
-            };
-            let id = cell(0)?.to_owned();
-            let (lower, upper) = (number(1)?, number(2)?);
-            let size = usize::try_from(number(3)?)
-                .map_err(|_| err(line, Some("size"), "too large for this machine".into()))?;
-            if upper <= lower {
-                return Err(err(
-                    line,
-                    Some("upper"),
+        let time = |v: &str| {
+            v.parse::<u64>().map_err(|_| {
+                if v.contains(':') {
                     format!(
-                        "{upper} is not after lower {lower}: a buffer is live over [lower, upper)"
-                    ),
-                ));
-            }
-            if let Some(first) = seen.insert(id.clone(), line) {
-                return Err(err(
-                    line,
-                    Some("id"),
-                    format!("`{id}` is given twice (first on line {first})"),
-                ));
-            }
-            buffers.push(Buffer {
-                id,
-                lower,
-                upper,
-                size,
-                line,
-            });
-        }
-        if buffers.is_empty() {
-            return Err(err(hline, None, "no buffers after the header".into()));
-        }
+                        "`{v}` is a vector clock: a file of those is read by `ClockProblem::parse`"
+                    )
+                } else {
+                    format!("`{v}` is not a whole number")
+                }
+            })
+        };
+        let after = |lower: &u64, upper: &u64| {
+            (upper <= lower).then(|| {
+                format!("{upper} is not after lower {lower}: a buffer is live over [lower, upper)")
+            })
+        };
+        let buffers = rows(text, time, after)?
+            .into_iter()
+            .map(|r| Buffer {
+                id: r.id,
+                lower: r.lower,
+                upper: r.upper,
+                size: r.size,
+                line: r.line,
+            })
+            .collect();
         Ok(Problem { buffers })
     }
 
@@ -166,4 +111,102 @@ impl Problem {
         }
         out
     }
+}
+
+/// One row of a problem file, its times read by the caller's reader.
+pub(super) struct Row<T> {
+    pub(super) id: String,
+    pub(super) lower: T,
+    pub(super) upper: T,
+    pub(super) size: usize,
+    pub(super) line: usize,
+}
+
+/// The rows of a problem file (at least one), each checked in the order
+/// of its cells: `id`, `lower` and `upper` (read by `time`), `size`, then
+/// the two times together (`after` says what is wrong, if anything), then
+/// the id against those before it. Every error names the line and column.
+pub(super) fn rows<T>(
+    text: &str,
+    time: impl Fn(&str) -> Result<T, String>,
+    after: impl Fn(&T, &T) -> Option<String>,
+) -> Result<Vec<Row<T>>, ProblemError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let err = |line, column, message: String| ProblemError {
+        line,
+        column,
+        message,
+    };
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim_end_matches('\r')))
+        .filter(|(_, l)| !l.trim().is_empty());
+    let Some((hline, header)) = lines.next() else {
+        return Err(err(
+            1,
+            None,
+            "the file is empty: expected a header `id,lower,upper,size`".into(),
+        ));
+    };
+    let names: Vec<&str> = header.split(',').map(str::trim).collect();
+    let mut index = [0usize; 4];
+    for (k, want) in COLUMNS.iter().enumerate() {
+        index[k] = names.iter().position(|n| n == want).ok_or_else(|| {
+            err(
+                hline,
+                Some(want),
+                format!("the header has no `{want}` column (it has `{header}`)"),
+            )
+        })?;
+    }
+    let mut rows = Vec::new();
+    let mut seen = std::collections::HashMap::new();
+    for (line, row) in lines {
+        let cells: Vec<&str> = row.split(',').map(str::trim).collect();
+        let cell = |k: usize| -> Result<&str, ProblemError> {
+            cells.get(index[k]).copied().ok_or_else(|| {
+                err(
+                    line,
+                    Some(COLUMNS[k]),
+                    format!("missing (the row has {} cells)", cells.len()),
+                )
+            })
+        };
+        let time =
+            |k: usize| cell(k).and_then(|v| time(v).map_err(|m| err(line, Some(COLUMNS[k]), m)));
+        let id = cell(0)?.to_owned();
+        let (lower, upper) = (time(1)?, time(2)?);
+        let size = cell(3)?;
+        let size = size.parse::<u64>().map_err(|_| {
+            err(
+                line,
+                Some("size"),
+                format!("`{size}` is not a whole number"),
+            )
+        })?;
+        let size = usize::try_from(size)
+            .map_err(|_| err(line, Some("size"), "too large for this machine".into()))?;
+        if let Some(m) = after(&lower, &upper) {
+            return Err(err(line, Some("upper"), m));
+        }
+        if let Some(first) = seen.insert(id.clone(), line) {
+            return Err(err(
+                line,
+                Some("id"),
+                format!("`{id}` is given twice (first on line {first})"),
+            ));
+        }
+        rows.push(Row {
+            id,
+            lower,
+            upper,
+            size,
+            line,
+        });
+    }
+    if rows.is_empty() {
+        return Err(err(hline, None, "no buffers after the header".into()));
+    }
+    Ok(rows)
 }

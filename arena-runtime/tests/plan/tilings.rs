@@ -376,9 +376,14 @@ fn a_perfect_packing_the_corner_searches_miss_still_comes_down_from_greedy() {
 /// bytes or in time with even odds, anywhere that leaves 1 KiB and one
 /// phase on each side.
 fn by_area(n: usize, makespan: usize, seed: u64) -> Vec<Item> {
+    by_area_in(n, makespan, HEIGHT, seed)
+}
+
+/// [`by_area`] in a rectangle `height` bytes high.
+pub(crate) fn by_area_in(n: usize, makespan: usize, height: usize, seed: u64) -> Vec<Item> {
     let mut rng = Rng(seed);
     let min = 1024;
-    let mut rects = vec![(0, makespan, 0, HEIGHT)];
+    let mut rects = vec![(0, makespan, 0, height)];
     while rects.len() < n {
         let splits =
             |&(a, b, lo, hi): &(usize, usize, usize, usize)| (b - a >= 2, hi - lo >= 2 * min);

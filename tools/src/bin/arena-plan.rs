@@ -1,11 +1,12 @@
 //! `arena-plan`: plans any static allocation problem in MiniMalloc's CSV form
 //! with the arena planner (greedy, then the search), and writes the offsets.
+//! Times may be vector clocks (OmniMalloc's `3:0:17`): `ClockProblem`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use arena::plan::{Plan, PlanError, Problem, plan_with_budget, plan_within};
+use arena::plan::{ClockProblem, Plan, PlanError, plan_with_budget, plan_within};
 use clap::Parser;
 
 /// The search budget (nodes, work counted: `plan_with_budget`). What it
@@ -15,12 +16,13 @@ use clap::Parser;
 const DEFAULT_BUDGET: u64 = 150_000;
 
 /// Plans a static allocation problem: buffers live over [lower, upper) that
-/// share bytes only when never live at once.
+/// share bytes only when never live at once (with vector clocks: only when
+/// one ends before the other starts in every component).
 #[derive(Parser)]
 #[command(
     name = "arena-plan",
     version,
-    after_help = "Input: a CSV with columns id,lower,upper,size (MiniMalloc's form).\nOutput: the same rows with an offset column.\n\nExample:\n  arena-plan --input A.1048576.csv --output A.solution.csv --capacity 1048576"
+    after_help = "Input: a CSV with columns id,lower,upper,size (MiniMalloc's form); lower and upper\nmay be vector clocks, components joined by `:` (OmniMalloc's form).\nOutput: the same rows with an offset column.\n\nExample:\n  arena-plan --input A.1048576.csv --output A.solution.csv --capacity 1048576"
 )]
 struct Cli {
     /// The problem: `id,lower,upper,size`, one buffer a line.
@@ -52,7 +54,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let problem = match Problem::parse(&text) {
+    let clocked = match ClockProblem::parse(&text) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("arena-plan: {input}: {e}");
@@ -64,10 +66,13 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     }
     let start = Instant::now();
-    let items = problem.items(cli.align);
-    let planned = match cli.capacity {
-        Some(cap) => plan_within(&items, 0, cli.budget, cap),
-        None => plan_with_budget(&items, 0, cli.budget),
+    // One component a clock: MiniMalloc's intervals, planned whole (and
+    // within the capacity); vector clocks by their chains.
+    let intervals = clocked.to_intervals();
+    let planned = match (&intervals, cli.capacity) {
+        (Some(p), Some(cap)) => plan_within(&p.items(cli.align), 0, cli.budget, cap),
+        (Some(p), None) => plan_with_budget(&p.items(cli.align), 0, cli.budget),
+        (None, _) => clocked.plan(cli.align, cli.budget),
     };
     let Plan {
         offsets, height, ..
@@ -75,7 +80,7 @@ fn main() -> ExitCode {
         Ok(p) => p,
         Err(PlanError::Overflow { item }) => {
             // The planner names the item by index: the CSV's line and id.
-            let b = &problem.buffers[item];
+            let b = &clocked.buffers[item];
             eprintln!(
                 "arena-plan: {input}: line {}, column `size`: buffer `{}` does not fit: its end would pass usize::MAX ({}) with the buffers live with it",
                 b.line,
@@ -90,14 +95,17 @@ fn main() -> ExitCode {
         }
     };
     let elapsed = start.elapsed();
-    let bound = problem.lower_bound();
-    if let Err(e) = std::fs::write(&cli.output, problem.solution_csv(&offsets)) {
+    let (bound, solution) = match &intervals {
+        Some(p) => (p.lower_bound(), p.solution_csv(&offsets)),
+        None => (clocked.lower_bound(), clocked.solution_csv(&offsets)),
+    };
+    if let Err(e) = std::fs::write(&cli.output, solution) {
         eprintln!("arena-plan: {}: {e}", cli.output.display());
         return ExitCode::from(2);
     }
     println!(
         "{input}: {} buffers, height {height}, lower bound {bound} ({:.4}x), {:.3} s",
-        problem.buffers.len(),
+        clocked.buffers.len(),
         height as f64 / bound.max(1) as f64,
         elapsed.as_secs_f64()
     );
