@@ -219,12 +219,18 @@ impl ClockProblem {
     /// buffer by its index.
     pub fn plan(&self, align: usize, budget: u64) -> Result<Plan, PlanError> {
         if let Some(p) = self.to_intervals() {
-            return whole(&p.items(align), budget);
+            return search_plan(&p.items(align), 0, budget, None, true).map(|s| s.plan);
         }
         let n = self.buffers.len();
         let mut offsets = vec![0usize; n];
         let mut base = 0usize;
-        for chain in self.chains() {
+        // The smallest chain first, each with its share of what is left:
+        // what one leaves (a chain planned at its bound stops at once) goes
+        // to the larger ones.
+        let mut chains = self.chains();
+        chains.sort_by_key(Vec::len);
+        let (mut left, mut rest) = (budget, n);
+        for chain in chains {
             let time = Time::of(chain.iter().flat_map(|&b| {
                 let b = &self.buffers[b];
                 [sum(&b.lower), sum(&b.upper)]
@@ -241,14 +247,16 @@ impl ClockProblem {
                     }
                 })
                 .collect();
-            let share = (u128::from(budget) * chain.len() as u128 / n as u128) as u64;
-            let plan = whole(&items, share).map_err(|e| match e {
+            let share = (u128::from(left) * chain.len() as u128 / rest as u128) as u64;
+            let searched = search_plan(&items, 0, share, None, true).map_err(|e| match e {
                 PlanError::Overflow { item } => PlanError::Overflow { item: chain[item] },
                 PlanError::BadAlign { item, align } => PlanError::BadAlign {
                     item: chain[item],
                     align,
                 },
             })?;
+            (left, rest) = (left.saturating_sub(searched.nodes), rest - chain.len());
+            let plan = searched.plan;
             for (&b, &o) in chain.iter().zip(&plan.offsets) {
                 offsets[b] = base.checked_add(o).ok_or(PlanError::Overflow { item: b })?;
             }
@@ -420,11 +428,6 @@ impl ClockProblem {
         }
         out
     }
-}
-
-/// The planner's plan of `items` (`plan_with_budget`, no guard).
-fn whole(items: &[Item], budget: u64) -> Result<Plan, PlanError> {
-    search_plan(items, 0, budget, None, true).map(|s| s.plan)
 }
 
 /// A clock as the file writes it: components joined by `:`.
