@@ -13,10 +13,11 @@
 //!    every two events (a `lower` or an `upper`) are ordered: the events of
 //!    one worker are. Within a chain, ordering by the sum of components is
 //!    the order of events, so a chain is an interval problem.
-//! 2. **Each chain planned** by the planner (greedy, then the search, each
-//!    with a share of the budget in proportion to its buffers), and the
-//!    chains' plans stacked one above the other: buffers of two chains
-//!    never share bytes there, whether they meet or not.
+//! 2. **Each chain planned** by the planner (greedy, then the search; the
+//!    smallest chain first, each with its share, by its buffers, of the
+//!    budget the others left), and the chains' plans stacked one above the
+//!    other: buffers of two chains never share bytes there, whether they
+//!    meet or not.
 //! 3. **Settling.** Every buffer, lowest first, drops to the lowest offset
 //!    clear of the buffers that meet it and have settled: a buffer ordered
 //!    after another by a message may take its bytes. Never higher than the
@@ -66,7 +67,8 @@ pub struct ClockProblem {
 const CHAINS_ASKED: usize = 64;
 
 /// The settling stops after this many steps (a settled buffer passed), the
-/// rest keeping their places in the stack: a few seconds at most.
+/// rest keeping their places in the stack (some 5 s on 60,000 buffers that
+/// nearly all meet, BENCHMARKS.md).
 const SETTLE_STEPS: usize = 1 << 29;
 
 /// At most this many passes over the buffers once every event is in.
@@ -278,10 +280,13 @@ impl ClockProblem {
     /// component, then its sum: an order of events that keeps every
     /// message's), so that a long-lived buffer comes after the buffers that
     /// end within its life, whose events show which chains it cannot join;
-    /// each joins the chain whose events lie closest below its own. Then
-    /// the chains, smallest first, give their buffers to the others that
-    /// take them (a chain started by a buffer that met no evidence yet
-    /// empties into the chains of its workers).
+    /// each joins, of the chains that take it, the one that holds most of
+    /// its two clocks (the buffers of one worker meet at its boundaries),
+    /// then the one whose events lie closest below its own. Then the
+    /// chains, smallest first, give their buffers to the others that take
+    /// them (a chain started by a buffer that met no evidence yet empties
+    /// into the chains of its workers), and each buffer in turn takes the
+    /// chain that suits it best once every event is in.
     fn chains(&self) -> Vec<Vec<usize>> {
         let clocks = |b: usize| (&self.buffers[b].lower[..], &self.buffers[b].upper[..]);
         let mut order: Vec<usize> = (0..self.buffers.len()).collect();
