@@ -38,21 +38,9 @@ use crate::error::{PlanError, ProblemError};
 use std::cmp::Reverse;
 use std::collections::BTreeMap;
 
-/// One buffer of a [`ClockProblem`], as its file gives it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ClockBuffer {
-    /// The `id` column, kept as written.
-    pub id: String,
-    /// The clock at which it becomes live.
-    pub lower: Vec<u64>,
-    /// The clock at which it is no longer live: at or after `lower` in
-    /// every component, and after it in one.
-    pub upper: Vec<u64>,
-    /// Bytes.
-    pub size: usize,
-    /// Its line in the file (1-based; 0 for a buffer made in code).
-    pub line: usize,
-}
+/// One buffer of a [`ClockProblem`], as its file gives it: `upper` at or
+/// after `lower` in every component, and after it in one.
+pub type ClockBuffer = Buffer<Vec<u64>>;
 
 /// A problem whose buffers are timed by vector clocks: its buffers in file
 /// order, every clock of one width.
@@ -135,17 +123,7 @@ impl ClockProblem {
                 ),
             });
         }
-        let buffers = rows
-            .into_iter()
-            .map(|r| ClockBuffer {
-                id: r.id,
-                lower: r.lower,
-                upper: r.upper,
-                size: r.size,
-                line: r.line,
-            })
-            .collect();
-        Ok(ClockProblem { buffers })
+        Ok(ClockProblem { buffers: rows })
     }
 
     /// The components of each clock (1 for MiniMalloc's times).

@@ -5,15 +5,18 @@
 
 use crate::error::ProblemError;
 
-/// One buffer of a problem, as its file gives it.
+/// One buffer of a problem, as its file gives it: its times whole numbers
+/// (`T = u64`, MiniMalloc's) or vector clocks ([`ClockBuffer`]).
+///
+/// [`ClockBuffer`]: super::ClockBuffer
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Buffer {
+pub struct Buffer<T = u64> {
     /// The `id` column, kept as written.
     pub id: String,
     /// First time it is live.
-    pub lower: u64,
-    /// First time it is no longer live (`upper > lower`).
-    pub upper: u64,
+    pub lower: T,
+    /// First time it is no longer live (after `lower`).
+    pub upper: T,
     /// Bytes.
     pub size: usize,
     /// Its line in the file (1-based; 0 for a buffer made in code).
@@ -53,17 +56,9 @@ impl Problem {
                 format!("{upper} is not after lower {lower}: a buffer is live over [lower, upper)")
             })
         };
-        let buffers = rows(text, time, after)?
-            .into_iter()
-            .map(|r| Buffer {
-                id: r.id,
-                lower: r.lower,
-                upper: r.upper,
-                size: r.size,
-                line: r.line,
-            })
-            .collect();
-        Ok(Problem { buffers })
+        Ok(Problem {
+            buffers: rows(text, time, after)?,
+        })
     }
 
     /// The planner's items: each buffer live from phase `lower` to phase
@@ -113,16 +108,7 @@ impl Problem {
     }
 }
 
-/// One row of a problem file, its times read by the caller's reader.
-pub(super) struct Row<T> {
-    pub(super) id: String,
-    pub(super) lower: T,
-    pub(super) upper: T,
-    pub(super) size: usize,
-    pub(super) line: usize,
-}
-
-/// The rows of a problem file (at least one), each checked in the order
+/// The buffers of a problem file (at least one), each checked in the order
 /// of its cells: `id`, `lower` and `upper` (read by `time`), `size`, then
 /// the two times together (`after` says what is wrong, if anything), then
 /// the id against those before it. Every error names the line and column.
@@ -130,7 +116,7 @@ pub(super) fn rows<T>(
     text: &str,
     time: impl Fn(&str) -> Result<T, String>,
     after: impl Fn(&T, &T) -> Option<String>,
-) -> Result<Vec<Row<T>>, ProblemError> {
+) -> Result<Vec<Buffer<T>>, ProblemError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let err = |line, column, message: String| ProblemError {
         line,
@@ -197,7 +183,7 @@ pub(super) fn rows<T>(
                 format!("`{id}` is given twice (first on line {first})"),
             ));
         }
-        rows.push(Row {
+        rows.push(Buffer {
             id,
             lower,
             upper,
