@@ -36,7 +36,7 @@ use super::solve::search_plan;
 use super::time::{Time, lower_bound};
 use crate::error::{PlanError, ProblemError};
 use std::cmp::Reverse;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// One buffer of a [`ClockProblem`], as its file gives it: `upper` at or
 /// after `lower` in every component, and after it in one.
@@ -254,17 +254,14 @@ impl ClockProblem {
     }
 
     /// The chains: every buffer in one, each chain's events totally
-    /// ordered. Buffers come in the order of their `upper` (by its largest
-    /// component, then its sum: an order of events that keeps every
-    /// message's), so that a long-lived buffer comes after the buffers that
-    /// end within its life, whose events show which chains it cannot join;
-    /// each joins, of the chains that take it, the one that holds most of
-    /// its two clocks (the buffers of one worker meet at its boundaries),
-    /// then the one whose events lie closest below its own. Then the
-    /// chains, smallest first, give their buffers to the others that take
-    /// them (a chain started by a buffer that met no evidence yet empties
-    /// into the chains of its workers), and each buffer in turn takes the
-    /// chain that suits it best once every event is in.
+    /// ordered. First the buffers that share a clock joined
+    /// ([`ClockProblem::shared_clocks`]); then the chains, smallest first,
+    /// give their buffers to the others that take them (a chain cut off
+    /// from its worker's empties into it); then, in passes until none
+    /// moves, each buffer in turn (by its `upper`: its largest component,
+    /// then its sum) takes, of the chains that take it, the one that holds
+    /// its two clocks most often (the buffers of one worker meet at its
+    /// boundaries), then the one whose events lie closest below its own.
     fn chains(&self) -> Vec<Vec<usize>> {
         let clocks = |b: usize| (&self.buffers[b].lower[..], &self.buffers[b].upper[..]);
         let mut order: Vec<usize> = (0..self.buffers.len()).collect();
@@ -272,7 +269,6 @@ impl ClockProblem {
             let (lower, upper) = clocks(b);
             (upper.iter().max().copied(), sum(upper), sum(lower), b)
         });
-        let mut chains: Vec<Chain<'_>> = Vec::new();
         let best = |chains: &[Chain<'_>], b: usize, not: usize| {
             let (lower, upper) = clocks(b);
             (0..chains.len())
@@ -282,20 +278,13 @@ impl ClockProblem {
                 .max_by_key(|&k| {
                     let c = &chains[k];
                     (
-                        c.holds(lower) as u8 + c.holds(upper) as u8,
+                        c.holds(lower) + c.holds(upper),
                         c.below(lower) + c.below(upper),
                         Reverse(k),
                     )
                 })
         };
-        for &b in &order {
-            let k = best(&chains, b, usize::MAX).unwrap_or_else(|| {
-                chains.push(Chain::default());
-                chains.len() - 1
-            });
-            let (lower, upper) = clocks(b);
-            chains[k].add(b, lower, upper);
-        }
+        let mut chains = self.shared_clocks();
         let mut by_size: Vec<usize> = (0..chains.len()).collect();
         by_size.sort_by_key(|&k| (chains[k].buffers.len(), k));
         for k in by_size {
@@ -336,6 +325,65 @@ impl ClockProblem {
         }
         members.retain(|c| !c.is_empty());
         members
+    }
+
+    /// The first chains: each buffer its own, then the chains of buffers
+    /// that share a clock (one worker's buffers meet at its boundaries)
+    /// joined wherever every event stays ordered, the smaller chain into
+    /// the larger. The clocks are taken latest first (by the largest
+    /// component, then the sum): the earliest ones, the zero clock above
+    /// all, are shared by the first buffers of every worker, and a chain
+    /// joins them only once it holds enough events to show whose it is.
+    fn shared_clocks(&self) -> Vec<Chain<'_>> {
+        let n = self.buffers.len();
+        let mut chains: Vec<Chain<'_>> = (0..n)
+            .map(|b| {
+                let mut c = Chain::default();
+                c.add(b, &self.buffers[b].lower, &self.buffers[b].upper);
+                c
+            })
+            .collect();
+        let mut sharing: HashMap<&[u64], Vec<usize>> = HashMap::new();
+        for (k, b) in self.buffers.iter().enumerate() {
+            for c in [&b.lower[..], &b.upper[..]] {
+                sharing.entry(c).or_default().push(k);
+            }
+        }
+        let mut groups: Vec<(&[u64], Vec<usize>)> =
+            sharing.into_iter().filter(|(_, g)| g.len() > 1).collect();
+        groups.sort_unstable_by_key(|&(c, _)| Reverse((c.iter().max().copied(), sum(c), c)));
+        let mut root: Vec<usize> = (0..n).collect();
+        let find = |root: &mut Vec<usize>, mut x: usize| {
+            while root[x] != x {
+                root[x] = root[root[x]];
+                x = root[x];
+            }
+            x
+        };
+        for (_, group) in groups {
+            for &b in &group[1..] {
+                let (x, y) = (find(&mut root, group[0]), find(&mut root, b));
+                if x == y {
+                    continue;
+                }
+                let (big, small) = if chains[x].buffers.len() >= chains[y].buffers.len() {
+                    (x, y)
+                } else {
+                    (y, x)
+                };
+                if chains[small]
+                    .events
+                    .values()
+                    .all(|&(e, _)| chains[big].takes(e))
+                {
+                    let moved = std::mem::take(&mut chains[small]);
+                    chains[big].join(moved);
+                    root[small] = big;
+                }
+            }
+        }
+        chains.retain(|c| !c.buffers.is_empty());
+        chains
     }
 
     /// Every buffer, lowest first, dropped to the lowest offset (a multiple
@@ -445,9 +493,13 @@ impl<'p> Chain<'p> {
                 .is_none_or(|(_, &(e, _))| before(c, e))
     }
 
-    /// Whether clock `c` is one of the chain's events.
-    fn holds(&self, c: &[u64]) -> bool {
-        self.events.get(&sum(c)).is_some_and(|&(e, _)| e == c)
+    /// How many of the chain's buffers have clock `c` (as `lower` or
+    /// `upper`).
+    fn holds(&self, c: &[u64]) -> usize {
+        self.events
+            .get(&sum(c))
+            .filter(|&&(e, _)| e == c)
+            .map_or(0, |&(_, n)| n)
     }
 
     /// The sum of the chain's latest event at or below `c`, plus one (0
@@ -464,6 +516,14 @@ impl<'p> Chain<'p> {
             self.events.entry(sum(c)).or_insert((c, 0)).1 += 1;
         }
         self.buffers.push(b);
+    }
+
+    /// Takes in every buffer and event of `other`.
+    fn join(&mut self, other: Chain<'p>) {
+        for (t, (e, k)) in other.events {
+            self.events.entry(t).or_insert((e, 0)).1 += k;
+        }
+        self.buffers.extend(other.buffers);
     }
 
     /// Takes a buffer's two events out (its index is the caller's).

@@ -113,7 +113,7 @@ fn concurrent_tilings_are_planned_at_the_optimum() {
 
 #[test]
 fn concurrent_tilings_with_no_messages_to_many_are_planned_at_the_optimum() {
-    for syncs in [0, 16, 128] {
+    for syncs in [0, 16, 128, 400] {
         let p = concurrent(801, 3, 1 << 20, syncs, 9);
         let plan = p.plan(1, 150_000).unwrap();
         assert_sound(&p, &plan.offsets, plan.height, 1);
