@@ -245,7 +245,7 @@ impl ClockProblem {
                 .and_then(|h| align_up(h, align))
                 .ok_or(PlanError::Overflow { item: chain[0] })?;
         }
-        self.settle(&mut offsets, align);
+        self.settle(&mut offsets, align, SETTLE_STEPS);
         let height = (0..n)
             .map(|b| offsets[b] + self.buffers[b].size)
             .max()
@@ -256,12 +256,13 @@ impl ClockProblem {
     /// The chains: every buffer in one, each chain's events totally
     /// ordered. First the buffers that share a clock joined
     /// ([`ClockProblem::shared_clocks`]); then the chains, smallest first,
-    /// give their buffers to the others that take them (a chain cut off
-    /// from its worker's empties into it); then, in passes until none
-    /// moves, each buffer in turn (by its `upper`: its largest component,
-    /// then its sum) takes, of the chains that take it, the one that holds
-    /// its two clocks most often (the buffers of one worker meet at its
-    /// boundaries), then the one whose events lie closest below its own.
+    /// empty into the others where every one of their buffers has another
+    /// chain that takes it (a chain cut off from its worker's), else stay
+    /// whole; then, in passes until none moves, each buffer in turn (by
+    /// its `upper`: its largest component, then its sum) takes, of the
+    /// chains that take it, the one that holds more of its two clocks (the
+    /// buffers of one worker meet at its boundaries), then its own, then
+    /// the one whose events lie closest below its own.
     fn chains(&self) -> Vec<Vec<usize>> {
         let clocks = |b: usize| (&self.buffers[b].lower[..], &self.buffers[b].upper[..]);
         let mut order: Vec<usize> = (0..self.buffers.len()).collect();
@@ -269,7 +270,9 @@ impl ClockProblem {
             let (lower, upper) = clocks(b);
             (upper.iter().max().copied(), sum(upper), sum(lower), b)
         });
-        let best = |chains: &[Chain<'_>], b: usize, not: usize| {
+        // The chain for `b`, not `not`; `own` kept where no other holds more
+        // of its clocks.
+        let best = |chains: &[Chain<'_>], b: usize, not: usize, own: usize| {
             let (lower, upper) = clocks(b);
             (0..chains.len())
                 .filter(|&k| k != not)
@@ -278,7 +281,8 @@ impl ClockProblem {
                 .max_by_key(|&k| {
                     let c = &chains[k];
                     (
-                        c.holds(lower) + c.holds(upper),
+                        usize::from(c.holds(lower)) + usize::from(c.holds(upper)),
+                        k == own,
                         c.below(lower) + c.below(upper),
                         Reverse(k),
                     )
@@ -287,12 +291,32 @@ impl ClockProblem {
         let mut chains = self.shared_clocks();
         let mut by_size: Vec<usize> = (0..chains.len()).collect();
         by_size.sort_by_key(|&k| (chains[k].buffers.len(), k));
+        // A chain empties into the others only whole: where one of its
+        // buffers has no other chain, every one moved goes back.
         for k in by_size {
-            for b in std::mem::take(&mut chains[k].buffers) {
+            let mine = std::mem::take(&mut chains[k].buffers);
+            let mut moved = Vec::new();
+            for &b in &mine {
                 let (lower, upper) = clocks(b);
                 chains[k].remove(lower, upper);
-                let to = best(&chains, b, k).unwrap_or(k);
+                let Some(to) = best(&chains, b, k, usize::MAX) else {
+                    chains[k].add(b, lower, upper);
+                    break;
+                };
                 chains[to].add(b, lower, upper);
+                moved.push((b, to));
+            }
+            if moved.len() < mine.len() {
+                for (b, to) in moved {
+                    let (lower, upper) = clocks(b);
+                    chains[to].remove(lower, upper);
+                    chains[to].buffers.retain(|&x| x != b);
+                }
+                chains[k] = Chain::default();
+                for &b in &mine {
+                    let (lower, upper) = clocks(b);
+                    chains[k].add(b, lower, upper);
+                }
             }
         }
         // Once every event is in, each buffer (in the same order) takes the
@@ -311,7 +335,7 @@ impl ClockProblem {
                 let (lower, upper) = clocks(b);
                 let was = of[b];
                 chains[was].remove(lower, upper);
-                of[b] = best(&chains, b, usize::MAX).unwrap_or(was);
+                of[b] = best(&chains, b, usize::MAX, was).unwrap_or(was);
                 chains[of[b]].add(b, lower, upper);
                 moved |= of[b] != was;
             }
@@ -387,10 +411,10 @@ impl ClockProblem {
     }
 
     /// Every buffer, lowest first, dropped to the lowest offset (a multiple
-    /// of `align`) clear of the settled buffers it meets, until
-    /// [`SETTLE_STEPS`] are spent. None rises: the settled ones it meets
+    /// of `align`) clear of the settled buffers it meets, until `most`
+    /// steps are spent (the rest keep their places). None rises: the settled ones it meets
     /// ended at or below its old offset before they dropped.
-    fn settle(&self, offsets: &mut [usize], align: usize) {
+    fn settle(&self, offsets: &mut [usize], align: usize, most: usize) {
         // The clocks side by side, for the pairs' checks.
         let w = self.width();
         let flat = |upper: bool| -> Vec<u64> {
@@ -418,7 +442,7 @@ impl ClockProblem {
         let mut settled: Vec<(usize, usize, usize)> = Vec::new();
         let mut steps = 0usize;
         for b in order {
-            if steps > SETTLE_STEPS {
+            if steps > most {
                 break;
             }
             let size = self.buffers[b].size;
@@ -493,13 +517,9 @@ impl<'p> Chain<'p> {
                 .is_none_or(|(_, &(e, _))| before(c, e))
     }
 
-    /// How many of the chain's buffers have clock `c` (as `lower` or
-    /// `upper`).
-    fn holds(&self, c: &[u64]) -> usize {
-        self.events
-            .get(&sum(c))
-            .filter(|&&(e, _)| e == c)
-            .map_or(0, |&(_, n)| n)
+    /// Whether clock `c` is one of the chain's events.
+    fn holds(&self, c: &[u64]) -> bool {
+        self.events.get(&sum(c)).is_some_and(|&(e, _)| e == c)
     }
 
     /// The sum of the chain's latest event at or below `c`, plus one (0
@@ -539,3 +559,7 @@ impl<'p> Chain<'p> {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "clocks_tests.rs"]
+mod tests;
