@@ -43,11 +43,11 @@ use std::collections::{BTreeMap, HashMap};
 pub type ClockBuffer = Buffer<Vec<u64>>;
 
 /// A problem whose buffers are timed by vector clocks: its buffers in file
-/// order, every clock of one width.
+/// order, every clock of one width, each `upper` after its `lower` (made
+/// by [`ClockProblem::parse`] or [`ClockProblem::new`], which check both).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClockProblem {
-    /// The buffers.
-    pub buffers: Vec<ClockBuffer>,
+    buffers: Vec<ClockBuffer>,
 }
 
 /// At most this many chains are asked to take a buffer before it opens a
@@ -85,45 +85,41 @@ impl ClockProblem {
                 .collect::<Result<Vec<u64>, _>>()
                 .map_err(|_| format!("`{v}` is not a whole number or a vector clock (`3:0:17`)"))
         };
-        let after = |lower: &Vec<u64>, upper: &Vec<u64>| {
-            if lower.len() != upper.len() {
-                return Some(format!(
-                    "`{}` has {} components, lower `{}` has {}",
-                    show(upper),
-                    upper.len(),
-                    show(lower),
-                    lower.len()
+        ClockProblem::new(rows(text, time, |l, u| fault(l, u))?)
+    }
+
+    /// A problem of `buffers` made in code, checked as a file is: every
+    /// `upper` after its `lower` (at or after it in every component, after
+    /// it in one), every clock of the width of the first buffer's. The
+    /// error names the buffer by its id and line (0 for one made in code).
+    pub fn new(buffers: Vec<ClockBuffer>) -> Result<ClockProblem, ProblemError> {
+        let width = buffers.first().map_or(0, |b| b.lower.len());
+        for b in &buffers {
+            let err = |column, message: String| ProblemError {
+                line: b.line,
+                column: Some(column),
+                message: format!("buffer `{}`: {message}", b.id),
+            };
+            if b.lower.len() != width {
+                return Err(err(
+                    "lower",
+                    format!(
+                        "`{}` has {} components where the first buffer's clocks have {width}: every clock of a problem has one width",
+                        show(&b.lower),
+                        b.lower.len()
+                    ),
                 ));
             }
-            if let ([l], [u]) = (&lower[..], &upper[..]) {
-                return (u <= l).then(|| {
-                    format!("{u} is not after lower {l}: a buffer is live over [lower, upper)")
-                });
+            if let Some(message) = fault(&b.lower, &b.upper) {
+                return Err(err("upper", message));
             }
-            (!before(lower, upper) || lower == upper).then(|| {
-                format!(
-                    "`{}` is not after lower `{}` (at or after it in every component, after it in one): a buffer is live over [lower, upper)",
-                    show(upper),
-                    show(lower)
-                )
-            })
-        };
-        let rows = rows(text, time, after)?;
-        let width = rows[0].lower.len();
-        if let Some(r) = rows.iter().find(|r| r.lower.len() != width) {
-            return Err(ProblemError {
-                line: r.line,
-                column: Some("lower"),
-                message: format!(
-                    "`{}` has {} components where line {} has {}: every clock of a problem has one width",
-                    show(&r.lower),
-                    r.lower.len(),
-                    rows[0].line,
-                    width
-                ),
-            });
         }
-        Ok(ClockProblem { buffers: rows })
+        Ok(ClockProblem { buffers })
+    }
+
+    /// The buffers, in file order.
+    pub fn buffers(&self) -> &[ClockBuffer] {
+        &self.buffers
     }
 
     /// The components of each clock (1 for MiniMalloc's times).
@@ -483,6 +479,31 @@ impl ClockProblem {
         }
         out
     }
+}
+
+/// What is wrong with a buffer live from `lower` to `upper`, if anything:
+/// two widths, or an `upper` not after `lower`.
+fn fault(lower: &[u64], upper: &[u64]) -> Option<String> {
+    if lower.len() != upper.len() {
+        return Some(format!(
+            "`{}` has {} components, lower `{}` has {}",
+            show(upper),
+            upper.len(),
+            show(lower),
+            lower.len()
+        ));
+    }
+    if let ([l], [u]) = (lower, upper) {
+        return (u <= l)
+            .then(|| format!("{u} is not after lower {l}: a buffer is live over [lower, upper)"));
+    }
+    (!before(lower, upper) || lower == upper).then(|| {
+        format!(
+            "`{}` is not after lower `{}` (at or after it in every component, after it in one): a buffer is live over [lower, upper)",
+            show(upper),
+            show(lower)
+        )
+    })
 }
 
 /// A clock as the file writes it: components joined by `:`.

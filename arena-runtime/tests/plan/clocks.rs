@@ -67,13 +67,13 @@ fn concurrent(n: usize, threads: usize, makespan: usize, syncs: usize, seed: u64
         let j = rng.below(i as u64 + 1) as usize;
         buffers.swap(i, j);
     }
-    ClockProblem { buffers }
+    ClockProblem::new(buffers).unwrap()
 }
 
 /// Every two buffers that meet are apart, every offset a multiple of
 /// `align`, and `height` is the plan's top.
 fn assert_sound(p: &ClockProblem, offsets: &[usize], height: usize, align: usize) {
-    let b = &p.buffers;
+    let b = p.buffers();
     assert_eq!(offsets.len(), b.len());
     let top = (0..b.len()).map(|i| offsets[i] + b[i].size).max().unwrap();
     assert_eq!(top, height);
@@ -224,7 +224,7 @@ fn bad_clocks_name_the_line_and_column() {
     let cases = [
         (
             "id,lower,upper,size\na,0:0,1:0,8\nb,0:0:0,1:0:0,8\n",
-            "line 3, column `lower`: `0:0:0` has 3 components where line 2 has 2",
+            "line 3, column `lower`: buffer `b`: `0:0:0` has 3 components where the first buffer's clocks have 2",
         ),
         (
             "id,lower,upper,size\na,0:0,1:0:0,8\n",
@@ -248,7 +248,7 @@ fn bad_clocks_name_the_line_and_column() {
         ),
         (
             "id,lower,upper,size\na,0,4,8\nb,0:0,1:1,8\n",
-            "line 3, column `lower`: `0:0` has 2 components where line 2 has 1",
+            "line 3, column `lower`: buffer `b`: `0:0` has 2 components where the first buffer's clocks have 1",
         ),
     ];
     for (text, want) in cases {
@@ -258,6 +258,43 @@ fn bad_clocks_name_the_line_and_column() {
     // The interval reader points a file of clocks at this one.
     let e = Problem::parse("id,lower,upper,size\na,0:0,1:0,8\n").unwrap_err();
     assert!(e.to_string().contains("`0:0` is a vector clock"), "{e}");
+}
+
+#[test]
+fn a_problem_made_in_code_is_checked_as_a_file_is() {
+    let buffer = |id: &str, lower: Vec<u64>, upper: Vec<u64>| ClockBuffer {
+        id: id.into(),
+        lower,
+        upper,
+        size: 8,
+        line: 0,
+    };
+    let e = ClockProblem::new(vec![
+        buffer("a", vec![0, 0], vec![1, 0]),
+        buffer("b", vec![0, 0, 0], vec![1, 0, 0]),
+    ])
+    .unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("buffer `b`: `0:0:0` has 3 components"),
+        "{e}"
+    );
+    let e = ClockProblem::new(vec![buffer("a", vec![2, 2], vec![2, 2])]).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("buffer `a`: `2:2` is not after lower `2:2`"),
+        "{e}"
+    );
+    let e = ClockProblem::new(vec![buffer("a", vec![2, 2], vec![3])]).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("`3` has 1 components, lower `2:2` has 2"),
+        "{e}"
+    );
+    // None at all: an empty plan.
+    let p = ClockProblem::new(Vec::new()).unwrap();
+    assert_eq!(p.plan(1, 1_000).unwrap().height, 0);
+    assert_eq!(p.lower_bound(), 0);
 }
 
 #[test]
@@ -292,8 +329,8 @@ fn arb_clocks() -> impl Strategy<Value = ClockProblem> {
             0usize..width,
             0usize..300,
         );
-        prop::collection::vec(buffer, 1..40).prop_map(|rows| ClockProblem {
-            buffers: rows
+        prop::collection::vec(buffer, 1..40).prop_map(|rows| {
+            let buffers = rows
                 .into_iter()
                 .enumerate()
                 .map(|(k, (lower, step, own, size))| {
@@ -307,7 +344,8 @@ fn arb_clocks() -> impl Strategy<Value = ClockProblem> {
                         line: 0,
                     }
                 })
-                .collect(),
+                .collect();
+            ClockProblem::new(buffers).unwrap()
         })
     })
 }
@@ -327,7 +365,7 @@ proptest! {
         let plan = p.plan(align, budget).unwrap();
         assert_sound(&p, &plan.offsets, plan.height, align);
         prop_assert!(plan.height >= p.lower_bound());
-        let stacked: usize = p.buffers.iter().map(|b| b.size.div_ceil(align) * align).sum();
+        let stacked: usize = p.buffers().iter().map(|b| b.size.div_ceil(align) * align).sum();
         prop_assert!(plan.height <= stacked);
         prop_assert_eq!(plan, p.plan(align, budget).unwrap());
     }

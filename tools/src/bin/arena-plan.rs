@@ -80,7 +80,7 @@ fn main() -> ExitCode {
         Ok(p) => p,
         Err(PlanError::Overflow { item }) => {
             // The planner names the item by index: the CSV's line and id.
-            let b = &clocked.buffers[item];
+            let b = &clocked.buffers()[item];
             eprintln!(
                 "arena-plan: {input}: line {}, column `size`: buffer `{}` does not fit: its end would pass usize::MAX ({}) with the buffers live with it",
                 b.line,
@@ -105,7 +105,7 @@ fn main() -> ExitCode {
     }
     println!(
         "{input}: {} buffers, height {height}, lower bound {bound} ({:.4}x), {:.3} s",
-        clocked.buffers.len(),
+        clocked.buffers().len(),
         height as f64 / bound.max(1) as f64,
         elapsed.as_secs_f64()
     );
