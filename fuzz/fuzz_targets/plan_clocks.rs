@@ -33,7 +33,9 @@ fuzz_target!(|data: &[u8]| {
     };
     let off = &plan.offsets;
     for a in 0..buffers.len() {
-        assert_eq!(off[a] % 8, 0);
+        // (A buffer of no bytes has no place to align: the interval
+        // planner leaves it at the top of what is below it.)
+        assert!(buffers[a].size == 0 || off[a] % 8 == 0);
         assert!(off[a] + buffers[a].size <= plan.height);
         for b in 0..a {
             if buffers[a].size > 0 && buffers[b].size > 0 && problem.meet(a, b) {

@@ -198,14 +198,13 @@ impl ClockProblem {
             return search_plan(&p.items(align), 0, budget, None, true).map(|s| s.plan);
         }
         let n = self.buffers.len();
-        let mut offsets = vec![0usize; n];
-        let mut base = 0usize;
         // The smallest chain first, each with its share of what is left:
         // what one leaves (a chain planned at its bound stops at once) goes
         // to the larger ones.
         let mut chains = self.chains();
         chains.sort_by_key(Vec::len);
         let (mut left, mut rest) = (budget, n);
+        let mut planned = Vec::with_capacity(chains.len());
         for chain in chains {
             let time = Time::of(chain.iter().flat_map(|&b| {
                 let b = &self.buffers[b];
@@ -232,21 +231,48 @@ impl ClockProblem {
                 },
             })?;
             (left, rest) = (left.saturating_sub(searched.nodes), rest - chain.len());
-            let plan = searched.plan;
-            for (&b, &o) in chain.iter().zip(&plan.offsets) {
-                offsets[b] = base.checked_add(o).ok_or(PlanError::Overflow { item: b })?;
-            }
-            base = base
-                .checked_add(plan.height)
-                .and_then(|h| align_up(h, align))
-                .ok_or(PlanError::Overflow { item: chain[0] })?;
+            planned.push((chain, searched.plan));
         }
-        self.settle(&mut offsets, align, SETTLE_STEPS);
-        let height = (0..n)
-            .map(|b| offsets[b] + self.buffers[b].size)
-            .max()
-            .unwrap_or(0);
-        Ok(Plan::new(offsets, height))
+        // Two stacks, each settled, the lower plan kept: the highest chain
+        // first (the settling takes the buffers lowest first, so where the
+        // chains are single buffers, clocks that order little, it is greedy
+        // by size), then the lowest first, where the first settling left
+        // half of its steps.
+        let mut best: Option<Plan> = None;
+        let mut steps = SETTLE_STEPS;
+        for highest in [true, false] {
+            planned.sort_by_key(|(chain, plan)| {
+                let key = if highest {
+                    usize::MAX - plan.height
+                } else {
+                    plan.height
+                };
+                (key, chain[0])
+            });
+            let mut offsets = vec![0usize; n];
+            let mut base = 0usize;
+            for (chain, plan) in &planned {
+                for (&b, &o) in chain.iter().zip(&plan.offsets) {
+                    offsets[b] = base.checked_add(o).ok_or(PlanError::Overflow { item: b })?;
+                }
+                base = base
+                    .checked_add(plan.height)
+                    .and_then(|h| align_up(h, align))
+                    .ok_or(PlanError::Overflow { item: chain[0] })?;
+            }
+            steps = steps.saturating_sub(self.settle(&mut offsets, align, steps));
+            let height = (0..n)
+                .map(|b| offsets[b] + self.buffers[b].size)
+                .max()
+                .unwrap_or(0);
+            if best.as_ref().is_none_or(|p| height < p.height) {
+                best = Some(Plan::new(offsets, height));
+            }
+            if steps < SETTLE_STEPS / 2 {
+                break;
+            }
+        }
+        Ok(best.unwrap_or_default())
     }
 
     /// The chains: every buffer in one, each chain's events totally
@@ -408,9 +434,10 @@ impl ClockProblem {
 
     /// Every buffer, lowest first, dropped to the lowest offset (a multiple
     /// of `align`) clear of the settled buffers it meets, until `most`
-    /// steps are spent (the rest keep their places). None rises: the settled ones it meets
+    /// steps are spent (the rest then move down as one, to just above the
+    /// settled ones). The steps spent. None rises: the settled ones it meets
     /// ended at or below its old offset before they dropped.
-    fn settle(&self, offsets: &mut [usize], align: usize, most: usize) {
+    fn settle(&self, offsets: &mut [usize], align: usize, most: usize) -> usize {
         // The clocks side by side, for the pairs' checks.
         let w = self.width();
         let flat = |upper: bool| -> Vec<u64> {
@@ -436,9 +463,21 @@ impl ClockProblem {
         // The settled buffers by offset: the first-fit walk stops at the
         // first one the buffer fits below.
         let mut settled: Vec<(usize, usize, usize)> = Vec::new();
-        let mut steps = 0usize;
-        for b in order {
+        let (mut steps, mut top) = (0usize, 0usize);
+        for (k, &b) in order.iter().enumerate() {
             if steps > most {
+                // The rest keep their places but for a shift down as one,
+                // to just above the settled ones (their old places were
+                // above their old tops).
+                let rest = &order[k..];
+                let shift = align_up(top, align).map_or(0, |a| offsets[rest[0]].saturating_sub(a));
+                for &r in rest {
+                    offsets[r] = if self.buffers[r].size == 0 {
+                        0
+                    } else {
+                        offsets[r] - shift
+                    };
+                }
                 break;
             }
             let size = self.buffers[b].size;
@@ -459,9 +498,11 @@ impl ClockProblem {
             // Aligned, at or below the old offset (a multiple of `align`).
             offsets[b] = align_up(at, align).unwrap_or(offsets[b]).min(offsets[b]);
             let o = offsets[b];
-            let k = settled.partition_point(|&(start, _, _)| start <= o);
-            settled.insert(k, (o, o + size, b));
+            top = top.max(o + size);
+            let at = settled.partition_point(|&(start, _, _)| start <= o);
+            settled.insert(at, (o, o + size, b));
         }
+        steps
     }
 
     /// The solution file: the header with `offset` added, then each buffer
