@@ -21,7 +21,12 @@
 //! 3. **Settling.** Every buffer, lowest first, drops to the lowest offset
 //!    clear of the buffers that meet it and have settled: a buffer ordered
 //!    after another by a message may take its bytes. Never higher than the
-//!    stack (each one's old place is still free when its turn comes).
+//!    stack (each one's old place is still free when its turn comes). Two
+//!    stacks are settled, the highest chain at the bottom (where the chains
+//!    are single buffers, this is greedy by size) and the lowest, and the
+//!    lower plan kept. The settling is quadratic where nearly every pair
+//!    meets: after 2^29 steps the buffers not reached move down as one, to
+//!    just above the settled ones.
 //!
 //! Where each worker's buffers are a perfect packing of its own band
 //! (OmniMalloc's `ConcurrentTilingSource`), the stack of the chains'
@@ -55,8 +60,8 @@ pub struct ClockProblem {
 const CHAINS_ASKED: usize = 64;
 
 /// The settling stops after this many steps (a settled buffer passed), the
-/// rest keeping their places in the stack (some 5 s on 60,000 buffers that
-/// nearly all meet, BENCHMARKS.md).
+/// rest moving down as one (some 3 s on 60,000 buffers that nearly all
+/// meet, BENCHMARKS.md).
 const SETTLE_STEPS: usize = 1 << 29;
 
 /// At most this many passes over the buffers once every event is in.
