@@ -297,12 +297,12 @@ impl ClockProblem {
             let (lower, upper) = clocks(b);
             (upper.iter().max().copied(), sum(upper), sum(lower), b)
         });
-        // The chain for `b`, not `not`; `own` kept where no other holds more
-        // of its clocks.
+        // The chain for `b`, not `not` nor one emptied; `own` kept where no
+        // other holds more of its clocks.
         let best = |chains: &[Chain<'_>], b: usize, not: usize, own: usize| {
             let (lower, upper) = clocks(b);
             (0..chains.len())
-                .filter(|&k| k != not)
+                .filter(|&k| k != not && !chains[k].events.is_empty())
                 .take(CHAINS_ASKED)
                 .filter(|&k| chains[k].takes(lower) && chains[k].takes(upper))
                 .max_by_key(|&k| {
