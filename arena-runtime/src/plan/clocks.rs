@@ -59,9 +59,9 @@ pub struct ClockProblem {
 /// chain of its own (the work a buffer is bounded; workers are few).
 const CHAINS_ASKED: usize = 64;
 
-/// The settling stops after this many steps (a settled buffer passed), the
-/// rest moving down as one (some 3 s on 60,000 buffers that nearly all
-/// meet, BENCHMARKS.md).
+/// The settling stops after this many steps (a settled buffer passed, a
+/// component of two clocks compared), the rest moving down as one (some
+/// 4 s on 60,000 buffers that nearly all meet, BENCHMARKS.md).
 const SETTLE_STEPS: usize = 1 << 29;
 
 /// At most this many passes over the buffers once every event is in.
@@ -495,9 +495,13 @@ impl ClockProblem {
                 if fits(at, align, size, start) {
                     break;
                 }
+                // A step a buffer passed, and one a component compared.
                 steps += 1;
-                if end > at && meet(b, c) {
-                    at = end;
+                if end > at {
+                    steps += w;
+                    if meet(b, c) {
+                        at = end;
+                    }
                 }
             }
             // Aligned, at or below the old offset (a multiple of `align`).

@@ -351,6 +351,11 @@ const LONG: usize = 64;
 /// Buckets a buffer spans on average above which the buckets are not used.
 const CROWDED: usize = 8;
 
+/// Buffers a buffer gathers from its buckets on average (the sum over
+/// buckets of their buffers squared, a buffer over) above which the
+/// buckets are not used either.
+const GATHERED: u128 = 4_096;
+
 /// Greedy's placement of the buffers of `order` (sorted), as the scan of
 /// [`greedy`] places them, for many buffers. Each placed buffer is kept in the
 /// buckets of time it spans (or, long-lived, in one list); a new buffer
@@ -388,6 +393,28 @@ fn place_bucketed(
         .map(|&(a, b)| (b / BUCKET_WIDTH - a / BUCKET_WIDTH + 1).min(LONG))
         .sum();
     if spanned > CROWDED * order.len() {
+        return Ok(None);
+    }
+    // Nor where the buffers crowd into few buckets (many live in the same
+    // few phases): each gathers and sorts every other of its buckets, so
+    // the work grows with the square of a bucket's buffers.
+    let mut count = vec![0u64; buckets];
+    let mut long_lived = 0u64;
+    for &(a, b) in spans.iter().flatten() {
+        if b / BUCKET_WIDTH - a / BUCKET_WIDTH >= LONG {
+            long_lived += 1;
+        } else {
+            for c in &mut count[a / BUCKET_WIDTH..=b / BUCKET_WIDTH] {
+                *c += 1;
+            }
+        }
+    }
+    let gathered = count
+        .iter()
+        .map(|&c| u128::from(c) * u128::from(c))
+        .sum::<u128>()
+        + u128::from(long_lived) * order.len() as u128;
+    if gathered > GATHERED * order.len() as u128 {
         return Ok(None);
     }
     let mut bucket: Vec<Vec<u32>> = vec![Vec::new(); buckets];

@@ -34,7 +34,8 @@
 //! shuffled orders of fixed seeds; the smallest plan is kept, or the buffers
 //! one after the other where that is no larger. Above 1,024 buffers the
 //! walk over the placed buffers passes whole blocks that cannot hold the
-//! new one, and above 2,048 it gathers them from buckets of time: the same
+//! new one, and above 2,048 it gathers them from buckets of time (unless
+//! they crowd into a few buckets, where the walk is faster): the same
 //! offsets, without the quadratic walk.
 //!
 //! **Stacking apart.** Buffers live over the whole time meet every other,
