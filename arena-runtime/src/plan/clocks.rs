@@ -25,7 +25,7 @@
 //!    stacks are settled, the highest chain at the bottom (where the chains
 //!    are single buffers, this is greedy by size) and the lowest, and the
 //!    lower plan kept. The settling is quadratic where nearly every pair
-//!    meets: after 2^29 steps the buffers not reached move down as one, to
+//!    meets: after 2^30 steps the buffers not reached move down as one, to
 //!    just above the settled ones.
 //!
 //! Where each worker's buffers are a perfect packing of its own band
@@ -41,7 +41,7 @@ use super::solve::search_plan;
 use super::time::{Time, lower_bound};
 use crate::error::{PlanError, ProblemError};
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// One buffer of a [`ClockProblem`], as its file gives it: `upper` at or
 /// after `lower` in every component, and after it in one.
@@ -61,8 +61,8 @@ const CHAINS_ASKED: usize = 64;
 
 /// The settling stops after this many steps (a settled buffer passed, a
 /// component of two clocks compared), the rest moving down as one (some
-/// 4 s on 60,000 buffers that nearly all meet, BENCHMARKS.md).
-const SETTLE_STEPS: usize = 1 << 29;
+/// 4 s on 60,000 buffers of random two-component clocks, BENCHMARKS.md).
+const SETTLE_STEPS: usize = 1 << 30;
 
 /// At most this many passes over the buffers once every event is in.
 const PASSES: usize = 8;
@@ -299,23 +299,27 @@ impl ClockProblem {
         });
         // The chain for `b`, not `not` nor one emptied; `own` kept where no
         // other holds more of its clocks.
-        let best = |chains: &[Chain<'_>], b: usize, not: usize, own: usize| {
-            let (lower, upper) = clocks(b);
-            (0..chains.len())
-                .filter(|&k| k != not && !chains[k].events.is_empty())
-                .take(CHAINS_ASKED)
-                .filter(|&k| chains[k].takes(lower) && chains[k].takes(upper))
-                .max_by_key(|&k| {
-                    let c = &chains[k];
-                    (
-                        usize::from(c.holds(lower)) + usize::from(c.holds(upper)),
-                        k == own,
-                        c.below(lower) + c.below(upper),
-                        Reverse(k),
-                    )
-                })
-        };
+        let best =
+            |chains: &[Chain<'_>], live: &BTreeSet<usize>, b: usize, not: usize, own: usize| {
+                let (lower, upper) = clocks(b);
+                live.iter()
+                    .copied()
+                    .filter(|&k| k != not && !chains[k].events.is_empty())
+                    .take(CHAINS_ASKED)
+                    .filter(|&k| chains[k].takes(lower) && chains[k].takes(upper))
+                    .max_by_key(|&k| {
+                        let c = &chains[k];
+                        (
+                            usize::from(c.holds(lower)) + usize::from(c.holds(upper)),
+                            k == own,
+                            c.below(lower) + c.below(upper),
+                            Reverse(k),
+                        )
+                    })
+            };
         let mut chains = self.shared_clocks();
+        // The chains not emptied, for `best` to ask.
+        let mut live: BTreeSet<usize> = (0..chains.len()).collect();
         let mut by_size: Vec<usize> = (0..chains.len()).collect();
         by_size.sort_by_key(|&k| (chains[k].buffers.len(), k));
         // A chain empties into the others only whole: where one of its
@@ -326,14 +330,16 @@ impl ClockProblem {
             for &b in &mine {
                 let (lower, upper) = clocks(b);
                 chains[k].remove(lower, upper);
-                let Some(to) = best(&chains, b, k, usize::MAX) else {
+                let Some(to) = best(&chains, &live, b, k, usize::MAX) else {
                     chains[k].add(b, lower, upper);
                     break;
                 };
                 chains[to].add(b, lower, upper);
                 moved.push((b, to));
             }
-            if moved.len() < mine.len() {
+            if moved.len() == mine.len() {
+                live.remove(&k);
+            } else {
                 for (b, to) in moved {
                     let (lower, upper) = clocks(b);
                     chains[to].remove(lower, upper);
@@ -362,7 +368,7 @@ impl ClockProblem {
                 let (lower, upper) = clocks(b);
                 let was = of[b];
                 chains[was].remove(lower, upper);
-                of[b] = best(&chains, b, usize::MAX, was).unwrap_or(was);
+                of[b] = best(&chains, &live, b, usize::MAX, was).unwrap_or(was);
                 chains[of[b]].add(b, lower, upper);
                 moved |= of[b] != was;
             }
@@ -411,25 +417,44 @@ impl ClockProblem {
             }
             x
         };
+        // Each buffer of a group joins the first of the group's chains so
+        // far that takes its chain whole, else starts one more.
+        let mut roots: Vec<usize> = Vec::new();
         for (_, group) in groups {
-            for &b in &group[1..] {
-                let (x, y) = (find(&mut root, group[0]), find(&mut root, b));
-                if x == y {
+            roots.clear();
+            for &b in &group {
+                let y = find(&mut root, b);
+                roots.retain(|&r| root[r] == r);
+                if roots.contains(&y) {
                     continue;
                 }
-                let (big, small) = if chains[x].buffers.len() >= chains[y].buffers.len() {
-                    (x, y)
-                } else {
-                    (y, x)
-                };
-                if chains[small]
-                    .events
-                    .values()
-                    .all(|&(e, _)| chains[big].takes(e))
-                {
-                    let moved = std::mem::take(&mut chains[small]);
-                    chains[big].join(moved);
-                    root[small] = big;
+                let joined = roots.iter().take(CHAINS_ASKED).copied().find(|&x| {
+                    let (big, small) = if chains[x].buffers.len() >= chains[y].buffers.len() {
+                        (x, y)
+                    } else {
+                        (y, x)
+                    };
+                    chains[small]
+                        .events
+                        .values()
+                        .all(|&(e, _)| chains[big].takes(e))
+                });
+                match joined {
+                    Some(x) => {
+                        let (big, small) = if chains[x].buffers.len() >= chains[y].buffers.len() {
+                            (x, y)
+                        } else {
+                            (y, x)
+                        };
+                        let moved = std::mem::take(&mut chains[small]);
+                        chains[big].join(moved);
+                        root[small] = big;
+                        if !roots.contains(&big) && roots.len() < CHAINS_ASKED {
+                            roots.push(big);
+                        }
+                    }
+                    None if roots.len() < CHAINS_ASKED => roots.push(y),
+                    None => {}
                 }
             }
         }

@@ -5,7 +5,7 @@
 //! let two workers share bytes, the reader's errors, and random problems
 //! whose plans must keep every pair that meets apart.
 
-use arena_runtime::plan::{ClockBuffer, ClockProblem, Problem, plan_with_budget};
+use arena_runtime::plan::{ClockBuffer, ClockProblem, Item, Problem, plan_with_budget};
 use proptest::prelude::*;
 
 use crate::rng::Rng;
@@ -369,4 +369,52 @@ proptest! {
         prop_assert!(plan.height <= stacked);
         prop_assert_eq!(plan, p.plan(align, budget).unwrap());
     }
+}
+
+#[test]
+fn twenty_thousand_buffers_from_the_zero_clock_are_planned_in_seconds() {
+    // Eight workers, no message, every buffer live from the zero clock: all
+    // share it, so the chains of the workers come from one group of 20,000.
+    // Joining them one by one into the group's first chain only left 17,500
+    // chains of one buffer, each then asked against every emptied chain
+    // (15 s in a release build); now one chain a worker.
+    let mut rng = crate::rng::Rng(5);
+    let buffers: Vec<ClockBuffer> = (0..20_000)
+        .map(|k| {
+            let mut upper = vec![0; 8];
+            upper[k % 8] = 1 + rng.below(1_000_000);
+            ClockBuffer {
+                id: k.to_string(),
+                lower: vec![0; 8],
+                upper,
+                size: 1 + rng.below(1_000) as usize,
+                line: 0,
+            }
+        })
+        .collect();
+    // The same buffers as intervals that all meet, in the same build.
+    let items: Vec<Item> = buffers
+        .iter()
+        .map(|b| Item {
+            bytes: b.size,
+            align: 1,
+            first: 0,
+            last: *b.upper.iter().max().unwrap() as usize,
+        })
+        .collect();
+    let start = std::time::Instant::now();
+    plan_with_budget(&items, 0, 150_000).unwrap();
+    let baseline = start.elapsed();
+    let p = ClockProblem::new(buffers).unwrap();
+    let start = std::time::Instant::now();
+    let plan = p.plan(1, 150_000).unwrap();
+    let took = start.elapsed();
+    // Every two meet: one on another.
+    let sum: usize = p.buffers().iter().map(|b| b.size).sum();
+    assert_eq!(plan.height, sum);
+    assert_eq!(p.lower_bound(), sum);
+    assert!(
+        took < baseline * 100 + std::time::Duration::from_secs(2),
+        "{took:?} against {baseline:?} as intervals"
+    );
 }
