@@ -465,4 +465,48 @@ mod bucketed {
             }
         }
     }
+
+    #[test]
+    fn buckets_narrow_where_many_are_live_in_each_phase() {
+        // 12,000 buffers starting in 600 phases, each live 4: some 80 live
+        // in each phase, 1,300 in each bucket of 64 phases, where every
+        // buffer gathered and sorted the placed ones of its bucket (60,000
+        // such buffers over 1,000 phases: 27 s in every order, 9 s now).
+        let spans: Vec<Option<(usize, usize)>> = (0..12_000u64)
+            .map(|k| {
+                let a = (mix(k, 7) % 600) as usize;
+                Some((a, a + 3))
+            })
+            .collect();
+        let wide = gathered(&spans, 604, 64).unwrap();
+        let width = bucket_width(&spans, 604).unwrap();
+        let narrow = gathered(&spans, 604, width).unwrap();
+        assert!(
+            width < 64 && narrow * 4 < wide,
+            "{width}: {narrow} against {wide}"
+        );
+        // Where the phases are few and all crowd them, no width serves.
+        let crowded = vec![Some((0, 1)); 12_000];
+        assert_eq!(bucket_width(&crowded, 2), None);
+        // The narrow buckets give the scan's offsets.
+        let items: Vec<Item> = spans
+            .iter()
+            .flatten()
+            .enumerate()
+            .map(|(k, &(a, b))| Item {
+                bytes: 1 + (mix(k as u64, 5) % 65_536) as usize,
+                align: 1 << (k % 4),
+                first: a,
+                last: b,
+            })
+            .collect();
+        for by in [Order::SIZE, Order::shuffled(1)] {
+            let run = |ways| place(&items, 16, by, ways);
+            assert_eq!(
+                run((0, usize::MAX)),
+                run((usize::MAX, usize::MAX)),
+                "{by:?}"
+            );
+        }
+    }
 }
