@@ -419,7 +419,7 @@ fn place_bucketed(
             seen[p as usize] = q;
             near.push((start, end));
         }
-        near.sort_unstable();
+        near.sort_unstable_by_key(|&(start, _)| start);
         // Merged by offset with the long-lived ones (kept by offset), those
         // live with it only: the scan of [`greedy`], up to the first gap.
         let next_long = |from: usize| {
