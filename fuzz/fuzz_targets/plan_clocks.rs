@@ -33,12 +33,12 @@ fuzz_target!(|data: &[u8]| {
     };
     let off = &plan.offsets;
     for a in 0..buffers.len() {
-        // (A buffer of no bytes takes no place: the interval planner leaves
-        // it at the top of what is below it, aligned or not, above the
-        // height or not; an arena's carving gives it an empty view.)
+        // A buffer of no bytes takes no place: at 0.
         if buffers[a].size > 0 {
             assert_eq!(off[a] % 8, 0);
             assert!(off[a] + buffers[a].size <= plan.height);
+        } else {
+            assert_eq!(off[a], 0, "{} of no bytes", buffers[a].id);
         }
         for b in 0..a {
             if buffers[a].size > 0 && buffers[b].size > 0 && problem.meet(a, b) {

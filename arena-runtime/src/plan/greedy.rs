@@ -518,13 +518,14 @@ fn gathered(spans: &[Option<(usize, usize)>], sections: usize, width: usize) -> 
 }
 
 /// Every buffer after the other: the end of the last, writing the offsets when
-/// asked; `None` past `usize::MAX`.
+/// asked (a buffer of no bytes at 0, as greedy places it); `None` past
+/// `usize::MAX`.
 fn sequential(items: &[Item], guard: usize, mut offsets: Option<&mut [usize]>) -> Option<usize> {
     let mut cursor = crate::layout::Cursor::new(guard);
     for (k, it) in items.iter().enumerate() {
         let at = cursor.place(it.bytes, it.align)?;
         if let Some(off) = offsets.as_deref_mut() {
-            off[k] = at;
+            off[k] = if it.bytes == 0 { 0 } else { at };
         }
     }
     Some(cursor.end())

@@ -22,7 +22,8 @@
 //! (the budget counts work, never time, so the same items give the same
 //! offsets on every machine); never above [`plan_offsets`]'s plan, which is
 //! never above the items one after the other; a plan at the bound ends the
-//! search at once; a budget of 0 is [`plan_offsets`].
+//! search at once; a budget of 0 is [`plan_offsets`]; an item of no bytes
+//! takes no place and is at offset 0.
 //!
 //! # The method
 //!

@@ -71,7 +71,7 @@ fn concurrent(n: usize, threads: usize, makespan: usize, syncs: usize, seed: u64
 }
 
 /// Every two buffers that meet are apart, every offset a multiple of
-/// `align`, and `height` is the plan's top.
+/// `align` (a buffer of no bytes at 0), and `height` is the plan's top.
 fn assert_sound(p: &ClockProblem, offsets: &[usize], height: usize, align: usize) {
     let b = p.buffers();
     assert_eq!(offsets.len(), b.len());
@@ -79,6 +79,9 @@ fn assert_sound(p: &ClockProblem, offsets: &[usize], height: usize, align: usize
     assert_eq!(top, height);
     for i in 0..b.len() {
         assert_eq!(offsets[i] % align, 0, "buffer {i} unaligned");
+        if b[i].size == 0 {
+            assert_eq!(offsets[i], 0, "buffer {i} of no bytes");
+        }
         for j in 0..i {
             if b[i].size > 0 && b[j].size > 0 && p.meet(i, j) {
                 assert!(
@@ -320,14 +323,15 @@ fn clocks_near_u64_max_plan_without_overflow() {
 }
 
 /// Random clocks of 2 or 3 components: each buffer's `lower`, and an
-/// `upper` at or after it in each component, after it in one.
+/// `upper` at or after it in each component, after it in one; one buffer
+/// in ten of no bytes.
 fn arb_clocks() -> impl Strategy<Value = ClockProblem> {
     (2usize..=3).prop_flat_map(|width| {
         let buffer = (
             prop::collection::vec(0u64..24, width),
             prop::collection::vec(0u64..12, width),
             0usize..width,
-            0usize..300,
+            prop_oneof![1 => Just(0usize), 9 => 1usize..300],
         );
         prop::collection::vec(buffer, 1..40).prop_map(|rows| {
             let buffers = rows

@@ -77,6 +77,7 @@ proptest! {
             Ok(Plan { offsets: off, height: slab, .. }) => {
                 for (i, a) in items.iter().enumerate() {
                     if a.bytes == 0 {
+                        prop_assert_eq!(off[i], 0, "buffer {} of no bytes", i);
                         continue;
                     }
                     prop_assert_eq!(off[i] % a.align, 0, "buffer {} misaligned", i);

@@ -47,10 +47,15 @@ proptest! {
         let bound = lower_bound(&items, phases, 1).unwrap();
         prop_assert!(slab >= bound, "{slab} below the bound {bound}");
         for (i, a) in items.iter().enumerate() {
-            // (A zero-size buffer takes no space: it sits anywhere.)
             if a.bytes > 0 {
                 prop_assert_eq!(off[i] % a.align, 0, "buffer {} unaligned", i);
                 prop_assert!(off[i] + a.bytes + guard <= slab, "buffer {} outside", i);
+            } else {
+                // A buffer of no bytes takes no place: at 0 (it was left
+                // where greedy's one-after-the-other plan put it, unaligned
+                // or above the search's height).
+                prop_assert_eq!(off[i], 0, "buffer {} of no bytes", i);
+                prop_assert_eq!(greedy[i], 0, "buffer {} of no bytes, greedy", i);
             }
             for (j, b) in items.iter().enumerate().take(i) {
                 if a.bytes > 0 && b.bytes > 0 && a.overlaps(b) {
