@@ -50,51 +50,42 @@ impl Parts<'_> {
             let mut waiting: usize = pending.iter().map(|&p| parts[p].len()).sum();
             for p in pending {
                 let part = &parts[p];
-                let mut share =
-                    ((left as u128 * part.len() as u128) / waiting.max(1) as u128) as u64;
+                let share = ((left as u128 * part.len() as u128) / waiting.max(1) as u128) as u64;
                 waiting -= part.len();
-                // A perfect packing larger than any other part the search
-                // takes gets one pass of the corner searches, with half its
-                // share; where they find no plan, the neighbourhoods go on
-                // from greedy's.
-                let large = part.len() > search::MAX_JOBS;
-                if large && self.perfect[p] && pass == 0 {
-                    share /= 2;
-                }
-                if part.len() > max_jobs(self.perfect[p]) || (large && pass > 0) {
-                    // Too large for the search as a whole: its plan is
-                    // improved a neighbourhood at a time.
-                    if stalled[p] {
-                        continue;
+                match way(part.len(), self.perfect[p], pass) {
+                    Way::Neighbourhoods if stalled[p] => {}
+                    Way::Neighbourhoods => {
+                        let mut off: Vec<usize> = part.iter().map(|&j| now[j]).collect();
+                        let (used, stuck) = lns::refine(jobs, part, &mut off, self.aim, share);
+                        left = left.saturating_sub(used);
+                        stalled[p] = stuck;
+                        for (&j, &o) in part.iter().zip(&off) {
+                            now[j] = o;
+                        }
+                        heights[p] = part_height(jobs, part, &now);
                     }
-                    let mut off: Vec<usize> = part.iter().map(|&j| now[j]).collect();
-                    let (used, stuck) = lns::refine(jobs, part, &mut off, self.aim, share);
-                    left = left.saturating_sub(used);
-                    stalled[p] = stuck;
-                    for (&j, &o) in part.iter().zip(&off) {
-                        now[j] = o;
-                    }
-                    heights[p] = part_height(jobs, part, &now);
-                    continue;
-                }
-                let (local, sections) = local(jobs, part);
-                // Below the highest part's bound is no use: the search
-                // starts there.
-                let rounded = rounds(
-                    &local,
-                    sections,
-                    Vec::new(),
-                    self.bounds[p].max(self.bound),
-                    heights[p],
-                    (share, next[p]),
-                    Some(self.aim),
-                );
-                next[p] = rounded.next_round;
-                left = left.saturating_sub(rounded.nodes);
-                if let Some(found) = rounded.best {
-                    heights[p] = found.height;
-                    for (&j, &o) in part.iter().zip(&found.offsets) {
-                        now[j] = o;
+                    Way::Search { halved } => {
+                        let share = if halved { share / 2 } else { share };
+                        let (local, sections) = local(jobs, part);
+                        // Below the highest part's bound is no use: the
+                        // search starts there.
+                        let rounded = rounds(
+                            &local,
+                            sections,
+                            Vec::new(),
+                            self.bounds[p].max(self.bound),
+                            heights[p],
+                            (share, next[p]),
+                            Some(self.aim),
+                        );
+                        next[p] = rounded.next_round;
+                        left = left.saturating_sub(rounded.nodes);
+                        if let Some(found) = rounded.best {
+                            heights[p] = found.height;
+                            for (&j, &o) in part.iter().zip(&found.offsets) {
+                                now[j] = o;
+                            }
+                        }
                     }
                 }
             }
@@ -173,5 +164,58 @@ pub(super) const fn max_jobs(perfect: bool) -> usize {
     }
 }
 
+/// How a part is planned in a pass.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Way {
+    /// By the search as a whole, with half its share where `halved`.
+    Search { halved: bool },
+    /// A neighbourhood at a time ([`lns::refine`]).
+    Neighbourhoods,
+}
+
+/// How a part of `len` buffers is planned in pass `pass`: by the search up
+/// to [`max_jobs`] buffers; a perfect packing larger than any other part
+/// the search takes (above 8,192) gets one pass of the corner searches,
+/// with half its share, and where they find no plan the neighbourhoods go
+/// on from greedy's in the later passes; a neighbourhood at a time above
+/// that, with its whole share.
+fn way(len: usize, perfect: bool, pass: usize) -> Way {
+    let large = len > search::MAX_JOBS;
+    if len > max_jobs(perfect) || (large && pass > 0) {
+        Way::Neighbourhoods
+    } else {
+        Way::Search { halved: large }
+    }
+}
+
 /// How many times the parts still above the aim share what budget is left.
 const PASSES: usize = 4;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_search_takes_what_it_can_and_the_neighbourhoods_the_rest() {
+        let search = Way::Search { halved: false };
+        let halved = Way::Search { halved: true };
+        let hoods = Way::Neighbourhoods;
+        for (len, perfect, first, later) in [
+            (100, false, search, search),
+            (2_048, false, search, search),
+            (2_049, false, hoods, hoods),
+            (8_192, true, search, search),
+            (8_193, true, halved, hoods),
+            (16_384, true, halved, hoods),
+            // Straight to the neighbourhoods, with its whole share (its
+            // first pass had half before, though no search ran).
+            (16_385, true, hoods, hoods),
+            (60_000, false, hoods, hoods),
+        ] {
+            assert_eq!(way(len, perfect, 0), first, "{len} {perfect}");
+            for pass in 1..PASSES {
+                assert_eq!(way(len, perfect, pass), later, "{len} {perfect} {pass}");
+            }
+        }
+    }
+}
