@@ -37,15 +37,28 @@ impl Placed {
 /// Greedy by size first. Where that plan is more than 1/64 above the
 /// busiest phase's bytes, greedy again with the longest-lived buffers first
 /// (then by size); while the best plan is still more than 1/32 above, up to
-/// 32 shuffled orders (fixed seeds); the smallest plan is kept, and the
-/// buffers one after the other where that is no larger. The same items give
-/// the same offsets every time.
+/// 32 shuffled orders (fixed seeds), for more than 2,048 buffers only while
+/// the orders after the first have walked at most 2^30 pairs of buffers
+/// that meet (each order walks each pair at least once); the smallest plan
+/// is kept, and the buffers one after the other where that is no larger.
+/// The same items give the same offsets every time.
 pub fn plan(
     items: &[Item],
     guard: usize,
     offsets: &mut [usize],
     order: &mut [u128],
     placed: &mut [Placed],
+) -> Result<usize, PlanError> {
+    plan_walking(items, guard, (offsets, order, placed), ORDERS_WORK)
+}
+
+/// [`plan`], the orders after the first walking at most `work` pairs that
+/// meet in all (many buffers only).
+fn plan_walking(
+    items: &[Item],
+    guard: usize,
+    (offsets, order, placed): (&mut [usize], &mut [u128], &mut [Placed]),
+    work: u128,
 ) -> Result<usize, PlanError> {
     if let Some(item) = items.iter().position(|it| !it.align.is_power_of_two()) {
         return Err(PlanError::BadAlign {
@@ -58,12 +71,21 @@ pub fn plan(
         return Ok(keep_sequential(items, guard, offsets, height));
     };
     // The second order while the best plan is more than 1/64 above the
-    // bound, then the shuffled ones while it is more than 1/32 above.
+    // bound, then the shuffled ones while it is more than 1/32 above, and
+    // while the orders after the first have walked at most `work` pairs of
+    // buffers that meet (many buffers only).
     let (mut best, mut last) = (Order::SIZE, Order::SIZE);
+    let pairs = if items.len() > BUCKETED {
+        meeting(items)
+    } else {
+        0
+    };
+    let mut walked = 0u128;
     let candidates = core::iter::once(Order::LIFETIME).chain((0..SHUFFLES).map(Order::shuffled));
     for by in candidates {
         let margin = if by == Order::LIFETIME { 64 } else { 32 };
-        if height - height / margin <= bound {
+        walked += pairs;
+        if height - height / margin <= bound || walked > work {
             break;
         }
         last = by;
@@ -111,6 +133,34 @@ fn on_heap(
 
 /// How many shuffled orders a plan far from its bound tries.
 const SHUFFLES: u64 = 32;
+
+/// The pairs of buffers that meet (each counted from both sides) the
+/// orders after greedy's first may walk in all, one order walking each at
+/// least once: past it no more orders are tried. Above some 1,000 pairs a
+/// buffer on 60,000 buffers, each order takes a second or more.
+const ORDERS_WORK: u128 = 1 << 30;
+
+/// How many buffers each non-empty buffer meets, summed over them (every
+/// pair counted from both sides): the least work of one order of greedy.
+fn meeting(items: &[Item]) -> u128 {
+    let live: Vec<&Item> = items
+        .iter()
+        .filter(|it| it.bytes > 0 && it.first <= it.last)
+        .collect();
+    let mut firsts: Vec<usize> = live.iter().map(|it| it.first).collect();
+    let mut lasts: Vec<usize> = live.iter().map(|it| it.last).collect();
+    firsts.sort_unstable();
+    lasts.sort_unstable();
+    live.iter()
+        .map(|it| {
+            // Those that start by its last phase, less those that ended
+            // before its first, less itself.
+            let started = firsts.partition_point(|&f| f <= it.last);
+            let ended = lasts.partition_point(|&l| l < it.first);
+            (started - ended - 1) as u128
+        })
+        .sum()
+}
 
 /// `height`, or the one-after-the-other layout (its offsets written) where
 /// that is no larger: greedy can lose to declaration order where alignment

@@ -509,4 +509,67 @@ mod bucketed {
             );
         }
     }
+
+    #[test]
+    fn the_orders_after_the_first_walk_a_bounded_number_of_pairs() {
+        // `meeting` counts each pair that meets from both sides, as a naive
+        // count does.
+        let random: Vec<Item> = (0..3_000u64)
+            .map(|k| {
+                let first = (mix(k, 11) % 40) as usize;
+                Item {
+                    bytes: (mix(k, 12) % 100_000) as usize,
+                    align: 1,
+                    first,
+                    last: first + (mix(k, 14) % 6) as usize,
+                }
+            })
+            .collect();
+        let naive: u128 = random
+            .iter()
+            .filter(|a| a.bytes > 0)
+            .map(|a| {
+                let meet = |b: &&Item| b.bytes > 0 && a.first <= b.last && b.first <= a.last;
+                random.iter().filter(meet).count() as u128 - 1
+            })
+            .sum();
+        assert_eq!(meeting(&random), naive);
+        // Five buffers where size first ends at 170, the longest-lived first
+        // at 190 and a shuffled order at the bound, 160 (the test of the
+        // shuffled orders above), and 3,000 bytes each alone in a phase:
+        // past 2,048 buffers, where the work counts.
+        let mut items = unaligned(&[(50, 0, 2), (40, 0, 1), (60, 3, 3), (70, 1, 1), (80, 2, 3)]);
+        items.extend((0..3_000).map(|k| Item {
+            bytes: 1,
+            align: 1,
+            first: 10 + k,
+            last: 10 + k,
+        }));
+        let pairs = meeting(&items);
+        assert_eq!(pairs, 10);
+        let n = items.len();
+        let walking = |work| {
+            let (mut off, mut order, mut placed) = (vec![0; n], vec![0; n], vec![Placed::EMPTY; n]);
+            let h = plan_walking(&items, 0, (&mut off, &mut order, &mut placed), work).unwrap();
+            // (The buffers alone in a phase are all at 0.)
+            assert!(off[5..].iter().all(|&o| o == 0));
+            (off[..5].to_vec(), h)
+        };
+        let by = |by| {
+            let (off, h) = place(&items, 0, by, (usize::MAX, usize::MAX));
+            (off[..5].to_vec(), h.unwrap())
+        };
+        // No work: the first order alone; one order's pairs: the second
+        // too (no lower); work for every order: a shuffled one's 160, and
+        // `plan`'s plan.
+        assert_eq!(walking(0), by(Order::SIZE));
+        assert_eq!(walking(pairs), by(Order::SIZE));
+        assert_eq!(by(Order::LIFETIME).1, 190);
+        let all = walking(u128::MAX);
+        assert_eq!(all.1, 160);
+        assert_eq!(walking(ORDERS_WORK), all);
+        let (mut off, mut order, mut placed) = (vec![0; n], vec![0; n], vec![Placed::EMPTY; n]);
+        let h = plan(&items, 0, &mut off, &mut order, &mut placed).unwrap();
+        assert_eq!((off[..5].to_vec(), h), all);
+    }
 }

@@ -32,12 +32,14 @@
 //! aligned offset clear of every placed buffer live with it. Where that is
 //! more than 1/64 above the busiest phase's bytes, greedy again with the
 //! longest-lived buffers first; while still more than 1/32 above, up to 32
-//! shuffled orders of fixed seeds; the smallest plan is kept, or the buffers
-//! one after the other where that is no larger. Above 1,024 buffers the
-//! walk over the placed buffers passes whole blocks that cannot hold the
-//! new one, and above 2,048 it gathers them from buckets of time (unless
-//! they crowd into a few buckets, where the walk is faster): the same
-//! offsets, without the quadratic walk.
+//! shuffled orders of fixed seeds (above 2,048 buffers, only while the
+//! orders after the first have walked at most 2^30 pairs of buffers that
+//! meet); the smallest plan is kept, or the buffers one after the other
+//! where that is no larger. Above 1,024 buffers the walk over the placed
+//! buffers passes whole blocks that cannot hold the new one, and above
+//! 2,048 it gathers them from buckets of time, as wide as gathers the
+//! fewest (unless they crowd into a few phases, where the walk is faster):
+//! the same offsets, without the quadratic walk.
 //!
 //! **Stacking apart.** Buffers live over the whole time meet every other,
 //! so their bytes are free at every phase of any plan: they are stacked at
