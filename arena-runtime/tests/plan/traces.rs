@@ -147,13 +147,34 @@ fn buffers_live_throughout_are_stacked_apart_and_the_rest_falls_apart() {
 /// 256 with sizes that are not: greedy's walk over the placed buffers was
 /// quadratic here, and the search's model kept every pair.
 fn co_live(n: usize, seed: u64) -> Vec<Item> {
+    drawn(n, seed, (65_536, 256), |_, rng| {
+        (
+            1_000 - rng.below(900) as usize,
+            1_000 + rng.below(900) as usize,
+        )
+    })
+}
+
+/// `n` buffers of `align` from `seed`: each one's bytes drawn below
+/// `below` (and one more), then its first and last phase from `live` (its
+/// index, the same generator).
+fn drawn(
+    n: usize,
+    seed: u64,
+    (below, align): (u64, usize),
+    mut live: impl FnMut(usize, &mut Rng) -> (usize, usize),
+) -> Vec<Item> {
     let mut rng = Rng(seed);
     (0..n)
-        .map(|_| Item {
-            bytes: 1 + rng.below(65_536) as usize,
-            align: 256,
-            first: 1_000 - rng.below(900) as usize,
-            last: 1_000 + rng.below(900) as usize,
+        .map(|k| {
+            let bytes = 1 + rng.below(below) as usize;
+            let (first, last) = live(k, &mut rng);
+            Item {
+                bytes,
+                align,
+                first,
+                last,
+            }
         })
         .collect()
 }
@@ -210,15 +231,7 @@ fn a_dense_part_builds_no_model_of_every_pair() {
     // packing to the search, whose model of its 32 million pairs took
     // 5 s and 520 MB before; now the pairs are counted, the model is not
     // built, and greedy's plan stands.
-    let mut rng = Rng(3);
-    let items: Vec<Item> = (0..8_000)
-        .map(|_| Item {
-            bytes: 1 + rng.below(65_536) as usize,
-            align: 256,
-            first: 0,
-            last: 0,
-        })
-        .collect();
+    let items = drawn(8_000, 3, (65_536, 256), |_, _| (0, 0));
     let start = std::time::Instant::now();
     let planned = plan_with_budget(&items, 0, 150_000).unwrap();
     let took = start.elapsed();
@@ -240,15 +253,7 @@ fn sixty_thousand_buffers_over_few_phases_are_planned_as_fast_as_apart() {
     // buckets gathered and sorted every placed buffer for each new one
     // (37 s in a release build, 8 s with a single start), where the walk
     // through blocks takes 0.08 s.
-    let mut rng = Rng(9);
-    let items: Vec<Item> = (0..60_000)
-        .map(|k| Item {
-            bytes: 1 + rng.below(1_000_000) as usize,
-            align: 1,
-            first: k % 100,
-            last: k % 100 + 999,
-        })
-        .collect();
+    let items = drawn(60_000, 9, (1_000_000, 1), |k, _| (k % 100, k % 100 + 999));
     let (
         Plan {
             offsets: off,
