@@ -163,11 +163,7 @@ impl ClockProblem {
                     continue;
                 }
                 let joined = roots.iter().take(CHAINS_ASKED).copied().find(|&x| {
-                    let (big, small) = if chains[x].buffers.len() >= chains[y].buffers.len() {
-                        (x, y)
-                    } else {
-                        (y, x)
-                    };
+                    let (big, small) = larger_first(&chains, x, y);
                     chains[small]
                         .events
                         .values()
@@ -175,11 +171,7 @@ impl ClockProblem {
                 });
                 match joined {
                     Some(x) => {
-                        let (big, small) = if chains[x].buffers.len() >= chains[y].buffers.len() {
-                            (x, y)
-                        } else {
-                            (y, x)
-                        };
+                        let (big, small) = larger_first(&chains, x, y);
                         let moved = std::mem::take(&mut chains[small]);
                         chains[big].join(moved);
                         root[small] = big;
@@ -194,6 +186,15 @@ impl ClockProblem {
         }
         chains.retain(|c| !c.buffers.is_empty());
         chains
+    }
+}
+
+/// Chains `x` and `y`, the one with more buffers first (`x` on ties).
+fn larger_first(chains: &[Chain<'_>], x: usize, y: usize) -> (usize, usize) {
+    if chains[x].buffers.len() >= chains[y].buffers.len() {
+        (x, y)
+    } else {
+        (y, x)
     }
 }
 
