@@ -128,13 +128,6 @@ pub(super) fn search_plan(
         for (j, o) in jobs.iter().zip(now) {
             offsets[j.item] = o;
         }
-        // A buffer of no bytes takes no place: at 0, not where greedy's
-        // plan left it (past the others, maybe above the new height).
-        for (k, it) in items.iter().enumerate() {
-            if it.bytes == 0 {
-                offsets[k] = 0;
-            }
-        }
         // Each part's plan is below its greedy height, so the whole is too.
         height = jobs
             .iter()
