@@ -120,7 +120,16 @@
 //!   under is among them; later runs try those placements last at their
 //!   corner). Hints only, never a proof: on OmniMalloc's pinwheels and
 //!   tilings of 501 buffers over 1,024 phases, 8 of 52 more at the optimum
-//!   and one fewer.
+//!   and one fewer. The valley search jumps back (conflict-directed
+//!   backjumping, Prosser 1993): a failure carries the placements it
+//!   follows from (the stack under the byte it could not fill, the buffer
+//!   over that byte beside the wall, and for every other buffer live
+//!   there, one placed buffer in its way at that height), and a node whose
+//!   child failed without its own choice among them tries no other.
+//!   Where many buffers share each start and end, a wrong choice is met
+//!   only far above it; without the jump every choice made since in other
+//!   spans of time was tried again under it (OmniMalloc's 501 buffers over
+//!   1,024 phases: 41 of 52 at the optimum, from 31).
 //!
 //! **Neighbourhoods.** A part of more than 2,048 non-empty buffers (16,384
 //! for a perfect packing, and above 8,192 only for one pass of the corner

@@ -4,8 +4,9 @@
 //! decomposition, corners) are described once, in the planner's
 //! documentation ([`super`]); this module holds the offset search and
 //! its state, its children the rest: `model` (the problem as the search
-//! sees it), `corner` (the corner search's node), `place` (placing a job
-//! and raising the floors) and `trail` (the undo trail).
+//! sees it), `corner` (the corner search's node), `conflict` (what a
+//! failure of the valley search follows from, for its jumps back), `place`
+//! (placing a job and raising the floors) and `trail` (the undo trail).
 //!
 //! Deterministic: the search counts nodes, not time, and its order depends
 //! only on the items and the [`Order`].
@@ -143,6 +144,10 @@ impl Model<'_> {
                 .collect(),
             offs: Trail::default(),
             floors: Trail::default(),
+            jump: branch == Branch::Valley && self.tight(cap),
+            level: vec![0; self.jobs.len()],
+            conflict: conflict::Levels::with_room(self.jobs.len()),
+            why: (0, 0, conflict::Edge::None),
         };
         let whole = Part {
             lo: 0,
@@ -298,6 +303,14 @@ struct Search<'m, 'j> {
     /// The undo trails of `min_off` and `floor`.
     offs: Trail,
     floors: Trail,
+    /// Conflict-directed backjumping (the valley search on a perfect
+    /// packing): each placed job's level (its depth on the path), the
+    /// levels the last failure follows from, and the sections whose
+    /// placements explain a failed placement.
+    jump: bool,
+    level: Vec<usize>,
+    conflict: conflict::Levels,
+    why: (usize, usize, conflict::Edge),
 }
 
 impl Search<'_, '_> {
@@ -458,6 +471,7 @@ impl Search<'_, '_> {
     }
 }
 
+mod conflict;
 mod corner;
 mod model;
 mod place;

@@ -205,6 +205,68 @@ fn the_pairs_counted_are_the_pairs_listed() {
     }
 }
 
+/// A perfect packing of `width` sections by `height` bytes cut `splits`
+/// times (guillotine cuts and pinwheels, a centre ringed by four blades),
+/// drawn from `next`: its rectangles (sections, then bytes, each as a
+/// half-open range) in shuffled order, and their jobs.
+#[allow(clippy::type_complexity)]
+fn perfect_packing(
+    next: &mut impl FnMut(u64) -> usize,
+    width: usize,
+    height: usize,
+    splits: usize,
+) -> (Vec<(usize, usize, usize, usize)>, Vec<Job>) {
+    let mut rects = vec![(0, width, 0, height)];
+    for _ in 0..splits {
+        let k = next(rects.len() as u64);
+        let (x0, x1, y0, y1) = rects[k];
+        let (w, h) = (x1 - x0, y1 - y0);
+        let pieces = match next(3) {
+            // A pinwheel: a centre ringed by four blades.
+            0 if w >= 3 && h >= 3 => {
+                let a = x0 + 1 + next(w as u64 - 2);
+                let b = a + 1 + next((x1 - a - 1) as u64);
+                let c = y0 + 1 + next(h as u64 - 2);
+                let d = c + 1 + next((y1 - c - 1) as u64);
+                vec![
+                    (x0, b, y0, c),
+                    (b, x1, y0, d),
+                    (a, x1, d, y1),
+                    (x0, a, c, y1),
+                    (a, b, c, d),
+                ]
+            }
+            1 if w >= 2 => {
+                let t = x0 + 1 + next(w as u64 - 1);
+                vec![(x0, t, y0, y1), (t, x1, y0, y1)]
+            }
+            _ if h >= 2 => {
+                let c = y0 + 1 + next(h as u64 - 1);
+                vec![(x0, x1, y0, c), (x0, x1, c, y1)]
+            }
+            _ => continue,
+        };
+        rects.swap_remove(k);
+        rects.extend(pieces);
+    }
+    for i in (1..rects.len()).rev() {
+        rects.swap(i, next(i as u64 + 1));
+    }
+    let jobs = rects
+        .iter()
+        .enumerate()
+        .map(|(item, &(x0, x1, y0, y1))| Job {
+            start: x0,
+            end: x1,
+            foot: y1 - y0,
+            align: 1,
+            width: x1 - x0,
+            item,
+        })
+        .collect();
+    (rects, jobs)
+}
+
 /// Small perfect packings, guillotine cuts and pinwheels mixed, in shuffled
 /// order: both corner searches find a plan at the height in every order
 /// (neither prunes a branch that holds one), and none below it.
@@ -217,54 +279,8 @@ fn the_corner_searches_find_every_small_perfect_packing() {
     };
     for case in 0..1500 {
         let (width, height) = (3 + next(10), 3 + next(10));
-        let mut rects = vec![(0, width, 0, height)];
-        for _ in 0..1 + next(8) {
-            let k = next(rects.len() as u64);
-            let (x0, x1, y0, y1) = rects[k];
-            let (w, h) = (x1 - x0, y1 - y0);
-            let pieces = match next(3) {
-                // A pinwheel: a centre ringed by four blades.
-                0 if w >= 3 && h >= 3 => {
-                    let a = x0 + 1 + next(w as u64 - 2);
-                    let b = a + 1 + next((x1 - a - 1) as u64);
-                    let c = y0 + 1 + next(h as u64 - 2);
-                    let d = c + 1 + next((y1 - c - 1) as u64);
-                    vec![
-                        (x0, b, y0, c),
-                        (b, x1, y0, d),
-                        (a, x1, d, y1),
-                        (x0, a, c, y1),
-                        (a, b, c, d),
-                    ]
-                }
-                1 if w >= 2 => {
-                    let t = x0 + 1 + next(w as u64 - 1);
-                    vec![(x0, t, y0, y1), (t, x1, y0, y1)]
-                }
-                _ if h >= 2 => {
-                    let c = y0 + 1 + next(h as u64 - 1);
-                    vec![(x0, x1, y0, c), (x0, x1, c, y1)]
-                }
-                _ => continue,
-            };
-            rects.swap_remove(k);
-            rects.extend(pieces);
-        }
-        for i in (1..rects.len()).rev() {
-            rects.swap(i, next(i as u64 + 1));
-        }
-        let jobs: Vec<Job> = rects
-            .iter()
-            .enumerate()
-            .map(|(item, &(x0, x1, y0, y1))| Job {
-                start: x0,
-                end: x1,
-                foot: y1 - y0,
-                align: 1,
-                width: x1 - x0,
-                item,
-            })
-            .collect();
+        let splits = 1 + next(8);
+        let (rects, jobs) = perfect_packing(&mut next, width, height, splits);
         let model = Model::new(&jobs, width, Vec::new());
         assert!(model.tight(height), "case {case}: not a perfect packing");
         for order in ORDERS.into_iter().chain((0..4).map(Order::drawn)) {
@@ -279,4 +295,38 @@ fn the_corner_searches_find_every_small_perfect_packing() {
             }
         }
     }
+}
+
+/// Perfect packings of 20 to 60 pieces on a coarse grid, so that many
+/// share their start and end (where the valley search jumps back over the
+/// choices a failure does not follow from): the valley search never proves
+/// that no plan fits the height they were cut from, and finds one in
+/// nearly every case within its nodes.
+#[test]
+fn the_valley_search_jumps_back_only_over_choices_that_cannot_help() {
+    let mut seed = 41u64;
+    let mut next = |n: u64| {
+        seed = super::super::base::mix(seed, 1);
+        (seed % n) as usize
+    };
+    let (mut found, mut cases) = (0, 0);
+    for case in 0..300 {
+        let (width, height) = (6 + next(14), 8 + next(40));
+        let splits = 6 + next(20);
+        let (rects, jobs) = perfect_packing(&mut next, width, height, splits);
+        let model = Model::new(&jobs, width, Vec::new());
+        for order in [ORDERS[0], Order::drawn(case)] {
+            cases += 1;
+            let run = model.solve_by(height, order, Branch::Valley, 200_000);
+            assert!(
+                !run.proven,
+                "case {case}: ruled out a perfect packing: {rects:?} ({order:?})"
+            );
+            if let Some(offsets) = run.offsets {
+                assert_plan(&jobs, &offsets, height, &[], &format!("case {case}"));
+                found += 1;
+            }
+        }
+    }
+    assert!(found * 10 >= cases * 9, "{found} of {cases} found");
 }

@@ -73,7 +73,7 @@ impl Search<'_, '_> {
             self.charge(part.hi - part.lo);
             Outside::of(&self.total[part.lo..part.hi])
         });
-        if let Some(outcome) = self.each_at(part, outside.as_ref(), &here, h, true) {
+        if let Some(outcome) = self.each_at(part, outside.as_ref(), &here, h, true, None) {
             return outcome;
         }
         // None of them at `h`: barred from it, and section `s` has a gap
@@ -160,10 +160,6 @@ impl Search<'_, '_> {
         let Some((count, g, x, is_left)) = best else {
             return Outcome::Found;
         };
-        if count == 0 {
-            self.wall_failed(x);
-            return Outcome::NotFound;
-        }
         // The valley's ends again, for the candidates.
         let (mut a, mut b) = (x, x + 1);
         while a > lo && self.total[a - 1] > 0 && self.floor[a - 1] == g {
@@ -172,9 +168,27 @@ impl Search<'_, '_> {
         while b < hi && self.total[b] > 0 && self.floor[b] == g {
             b += 1;
         }
+        // What the candidates follow from: the byte beside the wall.
+        let edge = if is_left {
+            conflict::Edge::Left
+        } else {
+            conflict::Edge::Right
+        };
+        if count == 0 {
+            self.wall_failed(x);
+            if self.jump {
+                self.conflict.clear();
+                self.explain_byte(x, g, edge);
+            }
+            return Outcome::NotFound;
+        }
         // A valley that cannot be covered end to end ends the branch.
         if !self.run_covered(a, b, g) {
             self.wall_failed(x);
+            if self.jump {
+                self.conflict.clear();
+                self.explain_run(a, b, g);
+            }
             return Outcome::NotFound;
         }
         let mut here: Vec<(usize, usize)> = self
@@ -185,7 +199,7 @@ impl Search<'_, '_> {
         self.blamed_last(&mut here, g);
         // (No bound from the bytes left elsewhere: a valley above the
         // lowest is filled before the valleys below it.)
-        self.each_at(part, None, &here, g, false)
+        self.each_at(part, None, &here, g, false, Some((x, g, edge)))
             .unwrap_or(Outcome::NotFound)
     }
 
@@ -200,9 +214,18 @@ impl Search<'_, '_> {
         here: &[(usize, usize)],
         off: usize,
         hat: bool,
+        why: Option<(usize, usize, conflict::Edge)>,
     ) -> Option<Outcome> {
         let mut tried: Vec<usize> = Vec::new();
         let choice = here.len() > 1;
+        // The levels the children's failures follow from, but this node's.
+        let jump = self.jump && why.is_some();
+        let level = self.path.len();
+        let mut acc = if jump {
+            conflict::Levels::with_room(self.m.jobs.len())
+        } else {
+            conflict::Levels::default()
+        };
         for &(rank, j) in here {
             if self.budget == 0 {
                 return Some(Outcome::OutOfNodes);
@@ -222,9 +245,23 @@ impl Search<'_, '_> {
             self.held = self.held.min(self.path.len());
             match outcome {
                 Outcome::NotFound if hat && !meets => return Some(Outcome::NotFound),
+                Outcome::NotFound if jump => {
+                    self.charge(acc.words());
+                    if !self.conflict.contains(level) {
+                        // The failure follows from choices above this
+                        // node: no other choice here helps.
+                        return Some(Outcome::NotFound);
+                    }
+                    self.conflict.remove(level);
+                    acc.union(&self.conflict);
+                }
                 Outcome::NotFound => {}
                 other => return Some(other),
             }
+        }
+        if let Some((y, g, edge)) = why.filter(|_| jump) {
+            self.conflict = acc;
+            self.explain_byte(y, g, edge);
         }
         None
     }
@@ -308,6 +345,9 @@ impl Search<'_, '_> {
                 let g = self.floor[x];
                 steps += m.live[x].len();
                 if !self.can_take(&m.live[x], g, |job| job.start == x) {
+                    if self.jump {
+                        self.why = (x, g, conflict::Edge::Left);
+                    }
                     self.wall_failed(x);
                     filled = false;
                     break;
@@ -321,6 +361,9 @@ impl Search<'_, '_> {
                 let g = self.floor[x - 1];
                 steps += m.live[x - 1].len();
                 if !self.can_take(&m.live[x - 1], g, |job| job.end == x) {
+                    if self.jump {
+                        self.why = (x - 1, g, conflict::Edge::Right);
+                    }
                     self.wall_failed(x - 1);
                     filled = false;
                     break;

@@ -30,10 +30,14 @@ impl Search<'_, '_> {
         let plain =
             others_fit && (a..b).all(|s| top.saturating_add(self.total[s] - job.foot) <= self.cap);
         if !plain {
+            self.conflict.fill();
             let hat = m.overlaps[j].iter().any(|&o| !self.placed[o]);
             return (Outcome::NotFound, hat);
         }
         self.placed[j] = true;
+        if self.jump {
+            self.level[j] = self.path.len().saturating_sub(1);
+        }
         // A placed job's lowest offset reads as none, so that the floors'
         // scan needs no test of `placed`; restored when it is taken back.
         let own = core::mem::replace(&mut self.min_off[j], usize::MAX);
@@ -83,6 +87,11 @@ impl Search<'_, '_> {
             }
             outcome
         } else {
+            if self.jump {
+                let (y, g, edge) = self.why;
+                self.conflict.clear();
+                self.explain_byte(y, g, edge);
+            }
             Outcome::NotFound
         };
         self.floors.undo(&mut self.floor, floor_mark);
@@ -138,6 +147,9 @@ impl Search<'_, '_> {
                     if lowest != usize::MAX && lowest > floor {
                         self.floors.set(&mut self.floor, s, lowest);
                         if lowest.saturating_add(self.total[s]) > self.cap {
+                            if self.jump {
+                                self.why = (s, floor, conflict::Edge::None);
+                            }
                             fits = false;
                             break 'runs;
                         }
