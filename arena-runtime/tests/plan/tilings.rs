@@ -505,7 +505,7 @@ fn failed_runs_teach_the_next_ones_on_pinwheels_over_few_phases() {
 /// choices each failure does not follow from, and these reach the optimum
 /// (on the previous tree: 1.1992, 1.1649 and 1.3238 of it). Of the 64
 /// problems of 501 buffers of seeds 1 to 32 from this file's two
-/// generators, four more at the optimum (43) and none fewer.
+/// generators, four more at the optimum (41, from 37) and none fewer.
 #[test]
 fn the_valley_search_jumps_back_on_tilings_over_few_phases() {
     let problems = [
