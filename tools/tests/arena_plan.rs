@@ -1,19 +1,20 @@
 //! `arena-plan` end to end: a small problem planned and written, a plan
 //! above `--capacity`, and each kind of bad input.
 
-use std::path::PathBuf;
 use std::process::Command;
 
-fn dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("arena-plan-test-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A fresh directory for one run, removed when it is dropped.
+fn dir(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("arena-plan-test-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 /// Runs `arena-plan` on `input`; its exit code, stdout, stderr and output.
 fn run(name: &str, input: &str, extra: &[&str]) -> (i32, String, String, Option<String>) {
     let d = dir(name);
-    let (inp, out) = (d.join("in.csv"), d.join("out.csv"));
+    let (inp, out) = (d.path().join("in.csv"), d.path().join("out.csv"));
     std::fs::write(&inp, input).unwrap();
     let o = Command::new(env!("CARGO_BIN_EXE_arena-plan"))
         .arg("--input")

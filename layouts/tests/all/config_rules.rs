@@ -42,10 +42,12 @@ fn write(dir: &Path, name: &str, v: &Value) -> PathBuf {
     p
 }
 
-fn tempdir() -> PathBuf {
-    let d = std::env::temp_dir().join(format!("arena-config-rules-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A fresh directory, removed when it is dropped.
+fn tempdir() -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix("arena-config-rules-")
+        .tempdir()
+        .unwrap()
 }
 
 fn report(flag: &str, path: &Path, extra: &[&str]) -> std::process::Output {
@@ -182,7 +184,8 @@ fn corpus() -> Vec<(&'static str, Value, &'static str)> {
 
 #[test]
 fn every_variant_exits_2_with_one_line_naming_the_key() {
-    let dir = tempdir();
+    let tmp = tempdir();
+    let dir = tmp.path();
     for (name, v, needle) in corpus() {
         let file = format!("{name}.json");
         let path = write(&dir, &file, &v);
@@ -228,7 +231,8 @@ fn untouched_real_configs_still_report_and_say_which_path_read_them() {
 
 #[test]
 fn an_unknown_model_type_with_the_core_keys_is_read_generically_and_says_so() {
-    let dir = tempdir();
+    let tmp = tempdir();
+    let dir = tmp.path();
     let path = write(
         &dir,
         "llama_as_gemma3.json",
@@ -255,7 +259,8 @@ fn an_unknown_model_type_with_the_core_keys_is_read_generically_and_says_so() {
 
 #[test]
 fn the_model_config_json_gets_the_relations_and_keeps_its_defaults() {
-    let dir = tempdir();
+    let tmp = tempdir();
+    let dir = tmp.path();
     let base = serde_json::to_value(layouts::ModelConfig::qwen3_next_80b_nvfp4()).unwrap();
     let with = |k: &str, v: Value| {
         let mut c = base.clone();

@@ -86,7 +86,8 @@ fn json_schema() {
 
 #[test]
 fn the_issue_command_with_a_model_config() {
-    let dir = tempdir("mc");
+    let tmp = tempdir("mc");
+    let dir = tmp.path();
     let file = dir.join("qwen3next.json");
     std::fs::write(
         &file,
@@ -162,7 +163,8 @@ fn csv() {
 
 #[test]
 fn sweep_and_chart() {
-    let dir = tempdir("chart");
+    let tmp = tempdir("chart");
+    let dir = tmp.path();
     let svg = dir.join("arena.svg");
     let out = stdout(&run(&[
         "--sweep",
@@ -354,10 +356,12 @@ fn broken_config_corpus() {
     }
 }
 
-fn tempdir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("arena-report-test-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A fresh directory, removed when it is dropped.
+fn tempdir(tag: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("arena-report-test-{tag}-"))
+        .tempdir()
+        .unwrap()
 }
 
 /// The widest line of `out`, in characters (the ellipsis is one).
@@ -424,7 +428,8 @@ fn gpu_in_the_table_footer_and_the_sweep() {
             < points[1]["arena_fraction"].as_f64().unwrap()
     );
     // The chart draws the memory as a line with its own legend entry.
-    let dir = tempdir("gpu-chart");
+    let tmp = tempdir("gpu-chart");
+    let dir = tmp.path();
     let svg = dir.join("arena.svg");
     stdout(&run(&[
         "--gpu",
@@ -591,8 +596,8 @@ fn fit_on_every_real_config_is_the_largest_that_fits() {
 /// without it, by both readers (`--config` and `--model-config`).
 #[test]
 fn a_byte_order_mark_is_skipped() {
-    let dir = std::env::temp_dir().join(format!("arena-report-bom-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempdir("bom");
+    let dir = tmp.path();
     let plain = manifest("configs/hf/meta-llama__Meta-Llama-3.1-8B.json");
     let text = std::fs::read_to_string(&plain).unwrap();
     let bom = dir.join("config.json");
@@ -605,5 +610,4 @@ fn a_byte_order_mark_is_skipped() {
     std::fs::write(&own, "\u{feff}{\"hidden_size\": 2048}").unwrap();
     let v = json(&["--model-config", own.to_str().unwrap(), "--format", "json"]);
     assert!(v["slab_bytes"].as_u64().unwrap() > 0);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
