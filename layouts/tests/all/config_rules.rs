@@ -188,7 +188,7 @@ fn every_variant_exits_2_with_one_line_naming_the_key() {
     let dir = tmp.path();
     for (name, v, needle) in corpus() {
         let file = format!("{name}.json");
-        let path = write(&dir, &file, &v);
+        let path = write(dir, &file, &v);
         let o = report("--config", &path, &[]);
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{name}: {err}");
@@ -234,7 +234,7 @@ fn an_unknown_model_type_with_the_core_keys_is_read_generically_and_says_so() {
     let tmp = tempdir();
     let dir = tmp.path();
     let path = write(
-        &dir,
+        dir,
         "llama_as_gemma3.json",
         &variant(
             LLAMA,
@@ -286,19 +286,19 @@ fn the_model_config_json_gets_the_relations_and_keeps_its_defaults() {
     ];
     for (name, v, needle) in cases {
         let file = format!("{name}.json");
-        let o = report("--model-config", &write(&dir, &file, &v), &[]);
+        let o = report("--model-config", &write(dir, &file, &v), &[]);
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{name}: {err}");
         assert_eq!(err.trim_end().lines().count(), 1, "{name}: {err}");
         assert!(err.contains(&file) && err.contains(needle), "{name}: {err}");
     }
     // The spec's defaults still read: a key left out is 0 (or 1), not an error.
-    let minimal = write(&dir, "mc_minimal.json", &json!({"hidden_size": 8}));
+    let minimal = write(dir, "mc_minimal.json", &json!({"hidden_size": 8}));
     assert!(report("--model-config", &minimal, &[]).status.success());
     // A Hugging Face file given as the own form is refused with the option
     // that reads it.
     let hf = write(
-        &dir,
+        dir,
         "mc_hf.json",
         &json!({"architectures": ["Qwen3MoeForCausalLM"], "hidden_size": 8}),
     );
@@ -309,7 +309,7 @@ fn the_model_config_json_gets_the_relations_and_keeps_its_defaults() {
         err.contains("key `architectures`: not a field of ModelConfig: this looks like a Hugging Face config.json, read with `--config`"),
         "{err}"
     );
-    let fixture = write(&dir, "mc_fixture.json", &base);
+    let fixture = write(dir, "mc_fixture.json", &base);
     let o = report("--model-config", &fixture, &["--format", "json"]);
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["family"], "model_config");
