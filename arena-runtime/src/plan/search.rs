@@ -305,8 +305,8 @@ struct Search<'m, 'j> {
     floors: Trail,
     /// Conflict-directed backjumping (the valley search on a perfect
     /// packing): each placed job's level (its depth on the path), the
-    /// levels the last failure follows from, and the sections whose
-    /// placements explain a failed placement.
+    /// levels the last failure follows from, and the free byte a failed
+    /// placement left no job for (section, offset, the wall's side).
     jump: bool,
     level: Vec<usize>,
     conflict: conflict::Levels,

@@ -100,10 +100,11 @@ impl Search<'_, '_> {
     }
 
     /// Adds why free byte `g` of section `y` (every byte under it taken)
-    /// can be taken by no job but those `edge` allows at `g` (the wall's
-    /// side: they must start at `y`, or end after it): the placed jobs of
-    /// the stack under it, the job over byte `g` in the wall's section for
-    /// a job that would cross it, and each other unplaced job's blocker.
+    /// can be taken by no job but those `edge` allows at `g` (beside a
+    /// wall: those that start in section `y`, or end with it): the placed
+    /// jobs of the stack under it, the job over byte `g` in the wall's
+    /// section for a job that would cross into it, and each other unplaced
+    /// job's blocker.
     pub(super) fn explain_byte(&mut self, y: usize, g: usize, edge: Edge) {
         let m = self.m;
         self.explain(y, y + 1);
