@@ -64,6 +64,14 @@ fn optimum_above(jobs: &[Job], base: &[usize]) -> usize {
     best
 }
 
+/// A stream of draws from `seed`: each call a value below its argument.
+fn draws(mut seed: u64) -> impl FnMut(u64) -> usize {
+    move |n: u64| {
+        seed = super::super::base::mix(seed, 1);
+        (seed % n) as usize
+    }
+}
+
 /// `n` jobs over `sections`, drawn from `next` (a value below its
 /// argument): 1 to 9 bytes, aligned to 1, 2 or 4.
 fn random_jobs(next: &mut impl FnMut(u64) -> usize, sections: usize, n: usize) -> Vec<Job> {
@@ -103,11 +111,7 @@ fn assert_plan(jobs: &[Job], offsets: &[usize], best: usize, base: &[usize], cas
 
 #[test]
 fn finds_and_proves_the_optimum_of_small_problems() {
-    let mut seed = 7u64;
-    let mut next = |n: u64| {
-        seed = super::super::base::mix(seed, 1);
-        (seed % n) as usize
-    };
+    let mut next = draws(7);
     for case in 0..3000 {
         let sections = 1 + next(6);
         let n = 1 + next(7);
@@ -162,11 +166,7 @@ fn finds_and_proves_the_optimum_of_small_problems() {
 fn finds_and_proves_the_optimum_above_a_base() {
     // The search of a neighbourhood re-planned above the rest of a plan:
     // each section's bottom taken up to its base.
-    let mut seed = 11u64;
-    let mut next = |n: u64| {
-        seed = super::super::base::mix(seed, 1);
-        (seed % n) as usize
-    };
+    let mut next = draws(11);
     for case in 0..2000 {
         let sections = 1 + next(6);
         let n = 1 + next(6);
@@ -272,11 +272,7 @@ fn perfect_packing(
 /// (neither prunes a branch that holds one), and none below it.
 #[test]
 fn the_corner_searches_find_every_small_perfect_packing() {
-    let mut seed = 29u64;
-    let mut next = |n: u64| {
-        seed = super::super::base::mix(seed, 1);
-        (seed % n) as usize
-    };
+    let mut next = draws(29);
     for case in 0..1500 {
         let (width, height) = (3 + next(10), 3 + next(10));
         let splits = 1 + next(8);
@@ -304,11 +300,7 @@ fn the_corner_searches_find_every_small_perfect_packing() {
 /// nearly every case within its nodes.
 #[test]
 fn the_valley_search_jumps_back_only_over_choices_that_cannot_help() {
-    let mut seed = 41u64;
-    let mut next = |n: u64| {
-        seed = super::super::base::mix(seed, 1);
-        (seed % n) as usize
-    };
+    let mut next = draws(41);
     let (mut found, mut cases) = (0, 0);
     for case in 0..300 {
         let (width, height) = (6 + next(14), 8 + next(40));
