@@ -144,10 +144,8 @@ impl Model<'_> {
                 .collect(),
             offs: Trail::default(),
             floors: Trail::default(),
-            jump: branch == Branch::Valley && self.tight(cap),
             level: vec![0; self.jobs.len()],
             conflict: conflict::Levels::with_room(self.jobs.len()),
-            why: (0, 0, conflict::Edge::None),
         };
         let whole = Part {
             lo: 0,
@@ -303,17 +301,20 @@ struct Search<'m, 'j> {
     /// The undo trails of `min_off` and `floor`.
     offs: Trail,
     floors: Trail,
-    /// Conflict-directed backjumping (the valley search on a perfect
-    /// packing): each placed job's level (its depth on the path), the
-    /// levels the last failure follows from, and the free byte a failed
-    /// placement left no job for (section, offset, the wall's side).
-    jump: bool,
+    /// For the valley search's jumps back ([`Search::jumps`]): each placed
+    /// job's level (its depth on the path), and the levels the last
+    /// failure follows from.
     level: Vec<usize>,
     conflict: conflict::Levels,
-    why: (usize, usize, conflict::Edge),
 }
 
 impl Search<'_, '_> {
+    /// Whether failures carry what they follow from, for jumps back: the
+    /// valley search on a perfect packing.
+    fn jumps(&self) -> bool {
+        self.perfect && self.branch == Branch::Valley
+    }
+
     /// Counts `steps` of work against the budget: a node per
     /// [`STEPS_PER_NODE`].
     fn charge(&mut self, steps: usize) {

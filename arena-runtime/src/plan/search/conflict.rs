@@ -56,6 +56,10 @@ pub(super) enum Edge {
     Right,
 }
 
+/// A free byte no job is left for: its section, its offset, and the side
+/// a wall closes.
+pub(super) type Gap = (usize, usize, Edge);
+
 impl Search<'_, '_> {
     /// Adds to the conflict the levels of the placed jobs live in sections
     /// `lo..hi` (their stacks).

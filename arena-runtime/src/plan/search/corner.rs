@@ -176,7 +176,7 @@ impl Search<'_, '_> {
         };
         if count == 0 {
             self.wall_failed(x);
-            if self.jump {
+            if self.jumps() {
                 self.conflict.clear();
                 self.explain_byte(x, g, edge);
             }
@@ -185,7 +185,7 @@ impl Search<'_, '_> {
         // A valley that cannot be covered end to end ends the branch.
         if !self.run_covered(a, b, g) {
             self.wall_failed(x);
-            if self.jump {
+            if self.jumps() {
                 self.conflict.clear();
                 self.explain_run(a, b, g);
             }
@@ -219,7 +219,7 @@ impl Search<'_, '_> {
         let mut tried: Vec<usize> = Vec::new();
         let choice = here.len() > 1;
         // The levels the children's failures follow from, but this node's.
-        let jump = self.jump && why.is_some();
+        let jump = self.jumps() && why.is_some();
         let level = self.path.len();
         let mut acc = if jump {
             conflict::Levels::with_room(self.m.jobs.len())
@@ -324,8 +324,14 @@ impl Search<'_, '_> {
     /// (or the part's edge): the free byte at the lower side's floor `g`,
     /// beside the wall, can only be taken by a buffer at `g` that starts
     /// (or ends) exactly at `x`, since it would otherwise cross into the
-    /// higher stack. No such buffer left: no plan below.
-    pub(super) fn walls_filled(&mut self, part: &Part, j: usize, mark: usize) -> bool {
+    /// higher stack. No such buffer left: no plan below (the free byte
+    /// no job is left for).
+    pub(super) fn walls_filled(
+        &mut self,
+        part: &Part,
+        j: usize,
+        mark: usize,
+    ) -> Result<(), conflict::Gap> {
         let m = self.m;
         let mut ends: Vec<usize> = core::iter::once(j)
             .chain(self.affected[mark..].iter().copied())
@@ -335,7 +341,7 @@ impl Search<'_, '_> {
         ends.sort_unstable();
         ends.dedup();
         let mut steps = ends.len();
-        let mut filled = true;
+        let mut filled = Ok(());
         for &x in &ends {
             // The wall on the left of section `x`: a buffer starting at `x`.
             if x < part.hi
@@ -345,11 +351,8 @@ impl Search<'_, '_> {
                 let g = self.floor[x];
                 steps += m.live[x].len();
                 if !self.can_take(&m.live[x], g, |job| job.start == x) {
-                    if self.jump {
-                        self.why = (x, g, conflict::Edge::Left);
-                    }
                     self.wall_failed(x);
-                    filled = false;
+                    filled = Err((x, g, conflict::Edge::Left));
                     break;
                 }
             }
@@ -361,11 +364,8 @@ impl Search<'_, '_> {
                 let g = self.floor[x - 1];
                 steps += m.live[x - 1].len();
                 if !self.can_take(&m.live[x - 1], g, |job| job.end == x) {
-                    if self.jump {
-                        self.why = (x - 1, g, conflict::Edge::Right);
-                    }
                     self.wall_failed(x - 1);
-                    filled = false;
+                    filled = Err((x - 1, g, conflict::Edge::Right));
                     break;
                 }
             }

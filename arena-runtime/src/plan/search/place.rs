@@ -35,7 +35,7 @@ impl Search<'_, '_> {
             return (Outcome::NotFound, hat);
         }
         self.placed[j] = true;
-        if self.jump {
+        if self.jumps() {
             self.level[j] = self.path.len().saturating_sub(1);
         }
         // A placed job's lowest offset reads as none, so that the floors'
@@ -66,10 +66,15 @@ impl Search<'_, '_> {
             self.total[s] -= job.foot;
         }
         // Then the floors that the lowest offsets raise.
-        let fits = self.raise_floors(part, affected_mark)
-            && (!self.perfect || self.walls_filled(part, j, affected_mark));
+        let fits = self.raise_floors(part, affected_mark).and_then(|()| {
+            if self.perfect {
+                self.walls_filled(part, j, affected_mark)
+            } else {
+                Ok(())
+            }
+        });
         self.affected.truncate(affected_mark);
-        let outcome = if fits {
+        let outcome = if fits.is_ok() {
             let mut cuts = Vec::new();
             for c in job.start..job.end.saturating_sub(1) {
                 self.cuts[c] -= 1;
@@ -87,8 +92,7 @@ impl Search<'_, '_> {
             }
             outcome
         } else {
-            if self.jump {
-                let (y, g, edge) = self.why;
+            if let (Err((y, g, edge)), true) = (fits, self.jumps()) {
                 self.conflict.clear();
                 self.explain_byte(y, g, edge);
             }
@@ -104,13 +108,14 @@ impl Search<'_, '_> {
         (outcome, hat)
     }
     /// Raises the floor of each section of the jobs in `affected` from
-    /// `mark` on to the lowest offset of the unplaced jobs live there; false
-    /// where one then overflows.
-    pub(super) fn raise_floors(&mut self, part: &Part, mark: usize) -> bool {
+    /// `mark` on to the lowest offset of the unplaced jobs live there; the
+    /// free byte no job is left for where one then overflows (the section's
+    /// floor before).
+    pub(super) fn raise_floors(&mut self, part: &Part, mark: usize) -> Result<(), conflict::Gap> {
         let m = self.m;
         // The sections of the jobs whose lowest offset rose, as merged runs.
         let changed = &mut self.affected[mark..];
-        let mut fits = true;
+        let mut fits = Ok(());
         let mut steps = changed.len();
         if !changed.is_empty() {
             changed.sort_unstable_by_key(|&o| m.jobs[o].start);
@@ -147,10 +152,7 @@ impl Search<'_, '_> {
                     if lowest != usize::MAX && lowest > floor {
                         self.floors.set(&mut self.floor, s, lowest);
                         if lowest.saturating_add(self.total[s]) > self.cap {
-                            if self.jump {
-                                self.why = (s, floor, conflict::Edge::None);
-                            }
-                            fits = false;
+                            fits = Err((s, floor, conflict::Edge::None));
                             break 'runs;
                         }
                     }
