@@ -42,14 +42,6 @@ fn write(dir: &Path, name: &str, v: &Value) -> PathBuf {
     p
 }
 
-/// A fresh directory, removed when it is dropped.
-fn tempdir() -> tempfile::TempDir {
-    tempfile::Builder::new()
-        .prefix("arena-config-rules-")
-        .tempdir()
-        .unwrap()
-}
-
 fn report(flag: &str, path: &Path, extra: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_arena-report"))
         .arg(flag)
@@ -184,7 +176,7 @@ fn corpus() -> Vec<(&'static str, Value, &'static str)> {
 
 #[test]
 fn every_variant_exits_2_with_one_line_naming_the_key() {
-    let tmp = tempdir();
+    let tmp = super::tempdir("config-rules");
     let dir = tmp.path();
     for (name, v, needle) in corpus() {
         let file = format!("{name}.json");
@@ -231,7 +223,7 @@ fn untouched_real_configs_still_report_and_say_which_path_read_them() {
 
 #[test]
 fn an_unknown_model_type_with_the_core_keys_is_read_generically_and_says_so() {
-    let tmp = tempdir();
+    let tmp = super::tempdir("config-rules");
     let dir = tmp.path();
     let path = write(
         dir,
@@ -259,7 +251,7 @@ fn an_unknown_model_type_with_the_core_keys_is_read_generically_and_says_so() {
 
 #[test]
 fn the_model_config_json_gets_the_relations_and_keeps_its_defaults() {
-    let tmp = tempdir();
+    let tmp = super::tempdir("config-rules");
     let dir = tmp.path();
     let base = serde_json::to_value(layouts::ModelConfig::qwen3_next_80b_nvfp4()).unwrap();
     let with = |k: &str, v: Value| {

@@ -17,3 +17,12 @@ mod real_configs;
 mod report_cli;
 mod report_golden;
 mod step_views;
+
+/// A fresh directory for a test's files (its name starts with `tag`),
+/// removed when it is dropped.
+fn tempdir(tag: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("arena-{tag}-"))
+        .tempdir()
+        .unwrap()
+}

@@ -86,7 +86,7 @@ fn json_schema() {
 
 #[test]
 fn the_issue_command_with_a_model_config() {
-    let tmp = tempdir("mc");
+    let tmp = super::tempdir("report-test-mc");
     let dir = tmp.path();
     let file = dir.join("qwen3next.json");
     std::fs::write(
@@ -163,7 +163,7 @@ fn csv() {
 
 #[test]
 fn sweep_and_chart() {
-    let tmp = tempdir("chart");
+    let tmp = super::tempdir("report-test-chart");
     let dir = tmp.path();
     let svg = dir.join("arena.svg");
     let out = stdout(&run(&[
@@ -356,14 +356,6 @@ fn broken_config_corpus() {
     }
 }
 
-/// A fresh directory, removed when it is dropped.
-fn tempdir(tag: &str) -> tempfile::TempDir {
-    tempfile::Builder::new()
-        .prefix(&format!("arena-report-test-{tag}-"))
-        .tempdir()
-        .unwrap()
-}
-
 /// The widest line of `out`, in characters (the ellipsis is one).
 fn widest(out: &str) -> usize {
     out.lines().map(|l| l.chars().count()).max().unwrap_or(0)
@@ -428,7 +420,7 @@ fn gpu_in_the_table_footer_and_the_sweep() {
             < points[1]["arena_fraction"].as_f64().unwrap()
     );
     // The chart draws the memory as a line with its own legend entry.
-    let tmp = tempdir("gpu-chart");
+    let tmp = super::tempdir("report-test-gpu-chart");
     let dir = tmp.path();
     let svg = dir.join("arena.svg");
     stdout(&run(&[
@@ -596,7 +588,7 @@ fn fit_on_every_real_config_is_the_largest_that_fits() {
 /// without it, by both readers (`--config` and `--model-config`).
 #[test]
 fn a_byte_order_mark_is_skipped() {
-    let tmp = tempdir("bom");
+    let tmp = super::tempdir("report-test-bom");
     let dir = tmp.path();
     let plain = manifest("configs/hf/meta-llama__Meta-Llama-3.1-8B.json");
     let text = std::fs::read_to_string(&plain).unwrap();
