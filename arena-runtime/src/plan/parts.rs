@@ -64,8 +64,8 @@ impl Parts<'_> {
                         }
                         heights[p] = part_height(jobs, part, &now);
                     }
-                    Way::Search { halved } => {
-                        let share = if halved { share / 2 } else { share };
+                    Way::Search { spare } => {
+                        let share = share - share.checked_div(spare).unwrap_or(0);
                         let (local, sections) = local(jobs, part);
                         // Below the highest part's bound is no use: the
                         // search starts there.
@@ -167,26 +167,46 @@ pub(super) const fn max_jobs(perfect: bool) -> usize {
 /// How a part is planned in a pass.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Way {
-    /// By the search as a whole, with half its share where `halved`.
-    Search { halved: bool },
+    /// By the search as a whole, with its share but `1 / spare` of it
+    /// (none where `spare` is 0), which the neighbourhoods of the later
+    /// passes have where the plan is still above the aim.
+    Search { spare: u64 },
     /// A neighbourhood at a time ([`lns::refine`]).
     Neighbourhoods,
 }
 
 /// How a part of `len` buffers is planned in pass `pass`: by the search up
-/// to [`max_jobs`] buffers; a perfect packing larger than any other part
-/// the search takes (above 8,192) gets one pass of the corner searches,
-/// with half its share, and where they find no plan the neighbourhoods go
-/// on from greedy's in the later passes; a neighbourhood at a time above
-/// that, with its whole share.
+/// to [`max_jobs`] buffers. A perfect packing gets one pass of the search,
+/// and where it leaves the plan above the aim the neighbourhoods go on
+/// from its best in the later passes: with a quarter of its share up to
+/// [`SHARED`] buffers, with half above 8,192 (larger than any other part
+/// the search takes). A neighbourhood at a time above [`max_jobs`], with
+/// the whole share.
 fn way(len: usize, perfect: bool, pass: usize) -> Way {
-    let large = len > search::MAX_JOBS;
-    if len > max_jobs(perfect) || (large && pass > 0) {
+    let spare = if len > search::MAX_JOBS {
+        2
+    } else if perfect && len <= SHARED {
+        4
+    } else {
+        0
+    };
+    if len > max_jobs(perfect) || (spare > 0 && pass > 0) {
         Way::Neighbourhoods
     } else {
-        Way::Search { halved: large }
+        Way::Search { spare }
     }
 }
+
+/// The largest perfect packing whose search leaves a quarter of its share
+/// to the neighbourhoods: one of [`lns::MOST`] buffers is half of it or
+/// more, re-planned whole above the rest, which lowers a plan the search
+/// left above the bound (where many buffers share each start and end, as
+/// in OmniMalloc's makespan of 1,024) further than the search's bisection
+/// does with that quarter; the other three keep the search's runs at the
+/// bound (half of the share lost more plans at the bound than a quarter,
+/// BENCHMARKS.md). On larger ones the neighbourhoods reach too little of
+/// the plan: there the bisection has the whole share.
+const SHARED: usize = 2 * lns::MOST;
 
 /// How many times the parts still above the aim share what budget is left.
 const PASSES: usize = 4;
@@ -197,13 +217,19 @@ mod tests {
 
     #[test]
     fn the_search_takes_what_it_can_and_the_neighbourhoods_the_rest() {
-        let search = Way::Search { halved: false };
-        let halved = Way::Search { halved: true };
+        let search = Way::Search { spare: 0 };
+        let quarter = Way::Search { spare: 4 };
+        let halved = Way::Search { spare: 2 };
         let hoods = Way::Neighbourhoods;
         for (len, perfect, first, later) in [
             (100, false, search, search),
             (2_048, false, search, search),
             (2_049, false, hoods, hoods),
+            // A quarter of the share left to the neighbourhoods up to
+            // 4,096, half above 8,192 (one pass of the search each).
+            (1, true, quarter, hoods),
+            (4_096, true, quarter, hoods),
+            (4_097, true, search, search),
             (8_192, true, search, search),
             (8_193, true, halved, hoods),
             (16_384, true, halved, hoods),
