@@ -129,7 +129,7 @@
 //!   Where many buffers share each start and end, a wrong choice is met
 //!   only far above it; without the jump every choice made since in other
 //!   spans of time was tried again under it (OmniMalloc's 501 buffers over
-//!   1,024 phases: 41 of 52 at the optimum, from 31).
+//!   1,024 phases: 40 of 52 at the optimum, from 31).
 //!
 //! **Neighbourhoods.** A part of more than 2,048 non-empty buffers (16,384
 //! for a perfect packing, and above 8,192 only for one pass of the corner
