@@ -12,7 +12,11 @@
 //! 1. **Chains.** The buffers are split into chains, in each of which
 //!    every two events (a `lower` or an `upper`) are ordered: the events of
 //!    one worker are. Within a chain, ordering by the sum of components is
-//!    the order of events, so a chain is an interval problem.
+//!    the order of events, so a chain is an interval problem. Buffers left
+//!    a chain of their own (clocks no other buffer shares, as where they
+//!    are drawn at random) are joined into sequences, each after the last
+//!    one in every component, the nearest in size first: a greedy cover
+//!    by chains, where stacked apart they would be as high as their bytes.
 //! 2. **Each chain planned** by the planner (greedy, then the search; the
 //!    smallest chain first, each with its share, by its buffers, of the
 //!    budget the others left), and the chains' plans stacked one above the
@@ -57,7 +61,7 @@ pub struct ClockProblem {
 
 /// The settling stops after this many steps (a settled buffer passed, a
 /// component of two clocks compared), the rest moving down as one (some
-/// 4 s on 60,000 buffers of random two-component clocks, BENCHMARKS.md).
+/// 5 s on 60,000 buffers of random two-component clocks, BENCHMARKS.md).
 const SETTLE_STEPS: usize = 1 << 30;
 
 /// Whether clock `a` is at or before `b` in every component.

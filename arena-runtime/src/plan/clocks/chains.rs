@@ -13,6 +13,14 @@ const CHAINS_ASKED: usize = 64;
 /// At most this many passes over the buffers once every event is in.
 const PASSES: usize = 8;
 
+/// At most this many sequences are asked to take a buffer of a chain of
+/// its own before it starts one more (the nearest in size first).
+const SEQUENCES_ASKED: usize = 1_024;
+
+/// The steps (a sequence asked, a component compared) that joining the
+/// chains of one buffer into sequences may take in all.
+const SEQUENCE_STEPS: usize = 1 << 28;
+
 impl ClockProblem {
     /// The chains: every buffer in one, each chain's events totally
     /// ordered. First the buffers that share a clock joined
@@ -23,7 +31,8 @@ impl ClockProblem {
     /// its `upper`: its largest component, then its sum) takes, of the
     /// chains that take it, the one that holds more of its two clocks (the
     /// buffers of one worker meet at its boundaries), then its own, then
-    /// the one whose events lie closest below its own.
+    /// the one whose events lie closest below its own. Last, the chains
+    /// of one buffer joined into sequences ([`ClockProblem::sequences`]).
     pub(super) fn chains(&self) -> Vec<Vec<usize>> {
         let clocks = |b: usize| (&self.buffers[b].lower[..], &self.buffers[b].upper[..]);
         let mut order: Vec<usize> = (0..self.buffers.len()).collect();
@@ -115,7 +124,85 @@ impl ClockProblem {
             members[k].push(b);
         }
         members.retain(|c| !c.is_empty());
+        self.sequences(&mut members);
         members
+    }
+
+    /// The chains of one buffer (clocks no other buffer shares, as where
+    /// every clock is drawn at random: stacked apart, they would be as high
+    /// as their bytes) joined into sequences, each buffer after the last
+    /// one's `upper` in every component: a greedy cover by chains. Each, by
+    /// the sum of its `lower`, follows the sequence whose largest buffer is
+    /// nearest its own size of those it can follow (asked nearest first),
+    /// else starts one; a sequence is as high as its largest buffer. Past
+    /// [`SEQUENCE_STEPS`] (a sequence asked, a component compared), the
+    /// rest stay alone.
+    fn sequences(&self, members: &mut Vec<Vec<usize>>) {
+        let mut alone: Vec<usize> = members
+            .iter()
+            .filter(|c| c.len() == 1)
+            .map(|c| c[0])
+            .collect();
+        if alone.len() < 2 {
+            return;
+        }
+        members.retain(|c| c.len() > 1);
+        alone.sort_by_key(|&b| (sum(&self.buffers[b].lower), b));
+        // Each sequence's buffers and the last one's `upper`; the
+        // sequences by their largest size.
+        let mut seqs: Vec<(Vec<usize>, &[u64])> = Vec::new();
+        let mut by_size: BTreeSet<(usize, usize)> = BTreeSet::new();
+        let step = 1 + self.width();
+        let mut steps = 0usize;
+        // Each component's least `upper` a sequence has ended at: a buffer
+        // whose `lower` is below it in one follows none (where every pair
+        // meets, none is asked).
+        let mut least = vec![u64::MAX; self.width()];
+        for b in alone {
+            let buffer = &self.buffers[b];
+            let size = buffer.size;
+            steps += step;
+            let follows = before(&least, &buffer.lower);
+            for (l, &u) in least.iter_mut().zip(&buffer.upper) {
+                *l = (*l).min(u);
+            }
+            // The sequences below and above the size, the nearer first.
+            let mut down = by_size.range(..(size, 0)).rev().peekable();
+            let mut up = by_size.range((size, 0)..).peekable();
+            let mut to = None;
+            for _ in 0..if follows { SEQUENCES_ASKED } else { 0 } {
+                if steps > SEQUENCE_STEPS {
+                    break;
+                }
+                let next = match (down.peek(), up.peek()) {
+                    (Some(&&(d, _)), Some(&&(u, _))) if size - d < u - size => down.next(),
+                    (_, Some(_)) => up.next(),
+                    (Some(_), None) => down.next(),
+                    (None, None) => break,
+                };
+                let Some(&(most, k)) = next else { break };
+                steps += step;
+                if before(seqs[k].1, &buffer.lower) {
+                    to = Some((most, k));
+                    break;
+                }
+            }
+            match to {
+                Some((most, k)) => {
+                    seqs[k].0.push(b);
+                    seqs[k].1 = &buffer.upper;
+                    if size > most {
+                        by_size.remove(&(most, k));
+                        by_size.insert((size, k));
+                    }
+                }
+                None => {
+                    by_size.insert((size, seqs.len()));
+                    seqs.push((vec![b], &buffer.upper));
+                }
+            }
+        }
+        members.extend(seqs.into_iter().map(|(buffers, _)| buffers));
     }
 
     /// The first chains: each buffer its own, then the chains of buffers
