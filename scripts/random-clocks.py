@@ -2,9 +2,9 @@
 """Writes a hostile problem timed by vector clocks: N buffers whose two-
 component clocks are drawn at random (each `lower` anywhere in a million
 steps of each worker, each `upper` up to 50,000 steps after it in each
-component), so that nearly every pair is unordered and meets, and no two
-buffers form a chain. For BENCHMARKS.md's "Vector clocks" (time against
-budget).
+component), so that no two buffers share a clock (no worker to find) and
+about half the pairs are unordered and meet. For BENCHMARKS.md's "Vector
+clocks" (time against budget) and "Clocks that share nothing".
 
     scripts/random-clocks.py N SEED > problem.csv
 """
