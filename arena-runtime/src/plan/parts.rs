@@ -175,12 +175,13 @@ enum Way {
     Neighbourhoods,
 }
 
-/// How a part of `len` buffers is planned in pass `pass`: by the search up
-/// to [`max_jobs`] buffers. A perfect packing gets one pass of the search,
-/// and where it leaves the plan above the aim the neighbourhoods go on
-/// from its best in the later passes: with a quarter of its share up to
-/// [`SHARED`] buffers, with half above 8,192 (larger than any other part
-/// the search takes). A neighbourhood at a time above [`max_jobs`], with
+/// How a part of `len` buffers is planned in pass `pass`. A perfect
+/// packing of up to [`SHARED`] buffers, and one above 8,192 (larger than
+/// any other part the search takes), gets one pass of the search, with
+/// three quarters of its share (half above 8,192), and where it leaves the
+/// plan above the aim the neighbourhoods go on from its best in the later
+/// passes. Any other part up to [`max_jobs`] buffers is searched in every
+/// pass with its whole share; above that, a neighbourhood at a time, with
 /// the whole share.
 fn way(len: usize, perfect: bool, pass: usize) -> Way {
     let spare = if len > search::MAX_JOBS {
