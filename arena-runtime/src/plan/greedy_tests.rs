@@ -572,4 +572,34 @@ mod bucketed {
         let h = plan(&items, 0, &mut off, &mut order, &mut placed).unwrap();
         assert_eq!((off[..5].to_vec(), h), all);
     }
+
+    #[test]
+    fn past_2048_buffers_at_most_eight_shuffled_orders_are_tried() {
+        // Seven buffers whose bound, 290, only shuffled orders of seed 8
+        // and later reach (size first, the longest-lived first and the
+        // first eight shuffled orders end at 330): alone, the plan tries
+        // them; with 3,000 buffers each alone in a phase, it stops at the
+        // eighth shuffled order.
+        let mut items = unaligned(&[
+            (80, 1, 2),
+            (40, 2, 3),
+            (90, 1, 1),
+            (30, 3, 4),
+            (70, 3, 3),
+            (80, 1, 3),
+            (40, 1, 2),
+        ]);
+        let height = |items: &[Item]| plan_offsets(items, 0).unwrap().height;
+        assert_eq!(height(&items), 290);
+        items.extend((0..3_000).map(|k| Item {
+            bytes: 1,
+            align: 1,
+            first: 10 + k,
+            last: 10 + k,
+        }));
+        let by = |by| place(&items, 0, by, (usize::MAX, usize::MAX)).1.unwrap();
+        assert!((0..8).all(|s| by(Order::shuffled(s)) == 330));
+        assert_eq!(by(Order::shuffled(8)), 290);
+        assert_eq!(height(&items), 330);
+    }
 }
