@@ -141,11 +141,11 @@ fn on_heap(
 const SHUFFLES: u64 = 32;
 
 /// How many a plan of more than 2,048 buffers tries: past the first few
-/// they lower it by hundredths of a percent, and the search or the
+/// they lower it by thousandths of a percent, and the search or the
 /// neighbourhoods that follow lower it further (on 60,000 buffers that
-/// start in 1,000 phases, the last 24 orders took half of the time for
-/// 0.5 %; on traces and tilings of 10,000 to 120,000 buffers, the same
-/// plans at the default budget: BENCHMARKS.md).
+/// start in 1,000 phases, the last 24 orders took two thirds of greedy's
+/// time for 0.004 %; on traces, tilings and clock problems of 2,300 to
+/// 60,450 buffers, the same plans at the default budget: BENCHMARKS.md).
 const SHUFFLES_MANY: u64 = 8;
 
 /// The pairs of buffers that meet (each counted from both sides) the

@@ -371,6 +371,7 @@ fn a_perfect_packing_the_corner_searches_miss_still_comes_down_from_greedy() {
         );
     }
 }
+
 /// Perfect packings over 1,024 phases whose plan the search leaves above
 /// the bound: the search leaves a quarter of its share to the
 /// neighbourhoods, which lower that plan further than the search's
