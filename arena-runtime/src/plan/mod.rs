@@ -98,7 +98,9 @@
 //!   in exact cover), and the valley must be coverable end to end. In both,
 //!   every wall a placement makes must still have such a buffer. Such a
 //!   plan is found by a short run or hardly at all: the first round runs
-//!   each search once in each order, 2n nodes each, then 32 short runs a
+//!   each search once in each order, each run one descent of the search
+//!   and n nodes more (n buffers; 2n before, too short for a descent from
+//!   some 5,000 buffers on, where a node scans more), then 32 short runs a
 //!   round of shuffled orders and Luby's lengths, the two searches in turn;
 //!   the first runs and the short ones stop once half of what the round
 //!   started with is spent: the rest is the bisection's, so that where many

@@ -502,6 +502,25 @@ fn a_large_tiling_gets_whole_descents_in_the_bisection() {
     }
 }
 
+/// Tilings cut as OmniMalloc's of 5,001 buffers: a run of the corner
+/// searches had `2n` nodes, less than one descent of the search on a part
+/// this large (a node scans it), so that no short run reached the last
+/// buffer; each run now has a descent and `n` nodes more, and these reach
+/// the optimum (on the previous tree: 1.2267 and 1.2806 of it).
+#[test]
+fn runs_at_the_bound_of_5001_buffers_are_long_enough_for_a_descent() {
+    for (makespan, seed) in [(1_048_576, 4), (65_536, 1)] {
+        let items = by_area(5_001, makespan, seed);
+        let slab = planned(&items);
+        assert_eq!(
+            slab,
+            HEIGHT,
+            "makespan {makespan}, seed {seed}: {:.4} of the optimum",
+            slab as f64 / HEIGHT as f64
+        );
+    }
+}
+
 /// Pinwheels of 501 buffers over 1,024 phases, where a run of the corner
 /// searches steps into a choice that no later check refutes: the runs
 /// that fail teach the next ones (the walls that could not be filled are
