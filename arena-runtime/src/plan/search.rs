@@ -476,6 +476,7 @@ mod conflict;
 mod corner;
 mod model;
 mod place;
+mod sides;
 mod trail;
 
 pub(crate) use model::{Job, MOST_PAIRS, Model, count_pairs, pairs};

@@ -4,7 +4,10 @@
 //! valley with the fewest buffers that can fill the byte beside it); the
 //! checks that prune them (every run at the lowest offset, or the valley
 //! branched on, can be covered end to end; every wall a placement makes
-//! can still be filled).
+//! can still be filled); and the hint both follow, the buffers whose sizes
+//! sum with the placed one beside them to a run both sides of the boundary
+//! cover ([`sides`]) tried first, and counted first where the valley
+//! search picks its wall.
 
 use super::*;
 
@@ -64,6 +67,7 @@ impl Search<'_, '_> {
             .collect();
         here.sort_unstable();
         self.blamed_last(&mut here, h);
+        self.met_first(part, &mut here, s, h, true);
         let most = self.total[part.lo..part.hi]
             .iter()
             .copied()
@@ -122,8 +126,8 @@ impl Search<'_, '_> {
         self.budget -= 1;
         let m = self.m;
         let (lo, hi) = (part.lo, part.hi);
-        // (count, floor, section, left wall)
-        let mut best: Option<(usize, usize, usize, bool)> = None;
+        // (count, hinted count, floor, section, left wall)
+        let mut best: Option<(usize, usize, usize, usize, bool)> = None;
         let mut steps = hi - lo;
         let mut a = lo;
         while a < hi {
@@ -142,12 +146,17 @@ impl Search<'_, '_> {
                 steps += m.live[a].len() + m.live[b - 1].len();
                 let left = self.fitting(&m.live[a], g, a, b, true).count();
                 let right = self.fitting(&m.live[b - 1], g, a, b, false).count();
-                // The fewest buffers first, then the wall of most failures
-                // in the runs before, then the earliest.
+                let (hl, hr) = (
+                    self.likely(part, left, g, (a, b), true),
+                    self.likely(part, right, g, (a, b), false),
+                );
+                // The fewest buffers first (those likely to meet the one
+                // beside, where there are some), then the wall of most
+                // failures in the runs before, then the earliest.
                 let key = |c: usize, x: usize| (c, core::cmp::Reverse(self.learned.walls[x]), x);
-                for (count, x, is_left) in [(left, a, true), (right, b - 1, false)] {
-                    if best.is_none_or(|(c, _, bx, _)| key(count, x) < key(c, bx)) {
-                        best = Some((count, g, x, is_left));
+                for (count, hint, x, is_left) in [(left, hl, a, true), (right, hr, b - 1, false)] {
+                    if best.is_none_or(|(_, h, _, bx, _)| key(hint, x) < key(h, bx)) {
+                        best = Some((count, hint, g, x, is_left));
                     }
                 }
                 if left == 0 || right == 0 {
@@ -157,7 +166,7 @@ impl Search<'_, '_> {
             a = b;
         }
         self.charge(steps);
-        let Some((count, g, x, is_left)) = best else {
+        let Some((count, _, g, x, is_left)) = best else {
             return Outcome::Found;
         };
         // The valley's ends again, for the candidates.
@@ -197,6 +206,7 @@ impl Search<'_, '_> {
             .collect();
         here.sort_unstable();
         self.blamed_last(&mut here, g);
+        self.met_first(part, &mut here, x, g, is_left);
         // (No bound from the bytes left elsewhere: a valley above the
         // lowest is filled before the valleys below it.)
         self.each_at(part, None, &here, g, false, Some((x, g, edge)))
@@ -273,6 +283,81 @@ impl Search<'_, '_> {
         if !blamed.is_empty() {
             here.sort_by_key(|&(_, j)| blamed.get(&(j, off)).copied().unwrap_or(0));
         }
+    }
+
+    /// `here` (rank, job, in order) with the jobs in one block
+    /// ([`super::sides`]) with the placed job beside them first: beside
+    /// section `x` at height `g`, on its left where the jobs start at `x`
+    /// (`left`), else on its right, where they end after `x`. A hint:
+    /// nothing is left out.
+    fn met_first(
+        &mut self,
+        part: &Part,
+        here: &mut [(usize, usize)],
+        x: usize,
+        g: usize,
+        left: bool,
+    ) {
+        if here.len() < 2 {
+            return;
+        }
+        let m = self.m;
+        let want = self.block_beside(part, x, g, left);
+        if want != sides::NONE {
+            here.sort_by_key(|&(_, j)| m.block(j, !left) != want);
+        }
+    }
+
+    /// Of the `count` buffers that can fill the byte at `g` beside a wall
+    /// of the valley `a..b` (its left wall where `left`), how many are in
+    /// one block with the placed job on the wall's other side; `count`
+    /// where none is, or where that job has no block.
+    fn likely(
+        &mut self,
+        part: &Part,
+        count: usize,
+        g: usize,
+        (a, b): (usize, usize),
+        left: bool,
+    ) -> usize {
+        if count < 2 {
+            return count;
+        }
+        let m = self.m;
+        let x = if left { a } else { b - 1 };
+        let want = self.block_beside(part, x, g, left);
+        if want == sides::NONE {
+            return count;
+        }
+        self.charge(m.live[x].len());
+        match self
+            .fitting(&m.live[x], g, a, b, left)
+            .filter(|&j| m.block(j, !left) == want)
+            .count()
+        {
+            0 => count,
+            likely => likely,
+        }
+    }
+
+    /// The block of the placed job beside section `x` at height `g` (on
+    /// its left where `left`, else on its right) at the boundary between
+    /// them, or [`sides::NONE`].
+    fn block_beside(&mut self, part: &Part, x: usize, g: usize, left: bool) -> u32 {
+        let m = self.m;
+        let y = if left {
+            x.checked_sub(1).filter(|&y| y >= part.lo)
+        } else {
+            Some(x + 1).filter(|&y| y < part.hi)
+        };
+        let Some(y) = y else { return sides::NONE };
+        self.charge(m.live[y].len());
+        let Some(o) = m.live[y].iter().copied().find(|&o| {
+            self.placed[o] && self.solution[o] <= g && g < self.solution[o] + m.jobs[o].foot
+        }) else {
+            return sides::NONE;
+        };
+        m.block(o, left)
     }
 
     /// The run ran out of nodes (once, where it did): the last [`BLAMED`]

@@ -38,6 +38,10 @@ pub(crate) struct Model<'j> {
     /// Each job's lowest offset before any is placed: the highest base
     /// under it, aligned.
     pub(super) start_off: Vec<usize>,
+    /// Each job's block at its start and at its end ([`super::sides`]),
+    /// where every section is as full as every other (the corner searches
+    /// run only there); else empty.
+    sides: Vec<[u32; 2]>,
 }
 
 impl<'j> Model<'j> {
@@ -93,7 +97,19 @@ impl<'j> Model<'j> {
                 twin[j] = twin[prev];
             }
         }
+        let even = load
+            .iter()
+            .zip(&base)
+            .map(|(&l, &b)| l.checked_add(b))
+            .collect::<Vec<_>>()
+            .windows(2)
+            .all(|w| w[0] == w[1]);
         Model {
+            sides: if even {
+                super::sides::of(jobs, sections)
+            } else {
+                Vec::new()
+            },
             jobs,
             sections,
             overlaps,
@@ -104,6 +120,14 @@ impl<'j> Model<'j> {
             base,
             start_off,
         }
+    }
+
+    /// Job `j`'s block at its end (`end`) or at its start
+    /// ([`super::sides`]), or [`super::sides::NONE`].
+    pub(super) fn block(&self, j: usize, end: bool) -> u32 {
+        self.sides
+            .get(j)
+            .map_or(super::sides::NONE, |s| s[usize::from(end)])
     }
 
     /// Whether every section holds exactly `cap` bytes (with its base): a
