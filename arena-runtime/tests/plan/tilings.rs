@@ -270,6 +270,18 @@ fn planned_with(items: &[Item], budget: u64) -> usize {
     height
 }
 
+/// `items` planned at the default budget, at the optimum (`what` names
+/// the problem where it is not).
+fn at_optimum(what: &str, items: &[Item]) {
+    let slab = planned(items);
+    assert_eq!(
+        slab,
+        HEIGHT,
+        "{what}: {:.4} of the optimum",
+        slab as f64 / HEIGHT as f64
+    );
+}
+
 /// Pinwheels, where no straight cut splits the problem: at the optimum at
 /// the default budget, where greedy is far above. Blades of one thickness
 /// on each axis (OmniMalloc's construction) up to 10,001 buffers; blades of
@@ -513,13 +525,7 @@ fn a_large_tiling_gets_whole_descents_in_the_bisection() {
 fn runs_at_the_bound_of_5001_buffers_are_long_enough_for_a_descent() {
     for (makespan, seed) in [(1_048_576, 4), (65_536, 1)] {
         let items = by_area(5_001, makespan, seed);
-        let slab = planned(&items);
-        assert_eq!(
-            slab,
-            HEIGHT,
-            "makespan {makespan}, seed {seed}: {:.4} of the optimum",
-            slab as f64 / HEIGHT as f64
-        );
+        at_optimum(&format!("makespan {makespan}, seed {seed}"), &items);
     }
 }
 
@@ -535,13 +541,7 @@ fn runs_at_the_bound_of_5001_buffers_are_long_enough_for_a_descent() {
 fn failed_runs_teach_the_next_ones_on_pinwheels_over_few_phases() {
     for seed in [3, 16] {
         let items = pinwheels(501, 1_024, seed, true);
-        let slab = planned(&items);
-        assert_eq!(
-            slab,
-            HEIGHT,
-            "seed {seed}: {:.4} of the optimum",
-            slab as f64 / HEIGHT as f64
-        );
+        at_optimum(&format!("seed {seed}"), &items);
     }
 }
 
@@ -559,13 +559,7 @@ fn the_valley_search_jumps_back_on_tilings_over_few_phases() {
         ("by area, seed 30", by_area(501, 1_024, 30)),
     ];
     for (name, items) in problems {
-        let slab = planned(&items);
-        assert_eq!(
-            slab,
-            HEIGHT,
-            "{name}: {:.4} of the optimum",
-            slab as f64 / HEIGHT as f64
-        );
+        at_optimum(name, &items);
     }
 }
 
@@ -579,12 +573,6 @@ fn the_valley_search_jumps_back_on_tilings_over_few_phases() {
 fn buffers_of_sums_that_meet_are_tried_first_over_few_phases() {
     for seed in [2, 3] {
         let items = by_area(1_001, 1_024, seed);
-        let slab = planned(&items);
-        assert_eq!(
-            slab,
-            HEIGHT,
-            "seed {seed}: {:.4} of the optimum",
-            slab as f64 / HEIGHT as f64
-        );
+        at_optimum(&format!("seed {seed}"), &items);
     }
 }
