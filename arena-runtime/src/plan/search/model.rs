@@ -97,13 +97,9 @@ impl<'j> Model<'j> {
                 twin[j] = twin[prev];
             }
         }
-        let even = load
-            .iter()
-            .zip(&base)
-            .map(|(&l, &b)| l.checked_add(b))
-            .collect::<Vec<_>>()
-            .windows(2)
-            .all(|w| w[0] == w[1]);
+        let mut full = load.iter().zip(&base).map(|(&l, &b)| l.checked_add(b));
+        let first = full.next();
+        let even = full.all(|f| Some(f) == first);
         Model {
             sides: if even {
                 super::sides::of(jobs, sections)
