@@ -102,7 +102,7 @@ impl<'j> Model<'j> {
         let even = full.all(|f| Some(f) == first);
         Model {
             sides: if even {
-                super::sides::of(jobs, sections)
+                super::sides::of(jobs.iter().map(|j| (j.start, j.end, j.foot)), sections)
             } else {
                 Vec::new()
             },

@@ -15,8 +15,6 @@
 //! starts beside one that ends is tried first where the two are in one
 //! block; where many sizes are equal, blocks join and the hint says less.
 
-use super::Job;
-
 /// No block: the boundary has too many buffers to look at, or none on one
 /// side.
 pub(crate) const NONE: u32 = u32::MAX;
@@ -34,16 +32,22 @@ const MOST_PAIRS: usize = 4_096;
 /// perfect packings of 10,001 buffers take 0.4 to 2.1 million).
 const MOST_STEPS: usize = 1 << 27;
 
-/// For each job, its block at its start boundary and at its end boundary
-/// (ids unique over the model), or [`NONE`].
-pub(crate) fn of(jobs: &[Job], sections: usize) -> Vec<[u32; 2]> {
+/// For each job (its first and past-last section and its bytes, as
+/// `(start, end, foot)`), its block at its start boundary and at its end
+/// boundary (ids unique over the model), or [`NONE`].
+pub(crate) fn of(
+    jobs: impl Iterator<Item = (usize, usize, usize)>,
+    sections: usize,
+) -> Vec<[u32; 2]> {
     let mut ending: Vec<Vec<usize>> = vec![Vec::new(); sections + 1];
     let mut starting: Vec<Vec<usize>> = vec![Vec::new(); sections + 1];
-    for (j, job) in jobs.iter().enumerate() {
-        starting[job.start].push(j);
-        ending[job.end].push(j);
+    let mut foot = Vec::new();
+    for (j, (start, end, bytes)) in jobs.enumerate() {
+        starting[start].push(j);
+        ending[end].push(j);
+        foot.push(bytes);
     }
-    let mut sides = vec![[NONE; 2]; jobs.len()];
+    let mut sides = vec![[NONE; 2]; foot.len()];
     let mut next = 0u32;
     let mut steps = 0;
     for x in 0..=sections {
@@ -52,8 +56,8 @@ pub(crate) fn of(jobs: &[Job], sections: usize) -> Vec<[u32; 2]> {
             continue;
         }
         let Some(block) = blocks(
-            &e.iter().map(|&j| jobs[j].foot).collect::<Vec<_>>(),
-            &s.iter().map(|&j| jobs[j].foot).collect::<Vec<_>>(),
+            &e.iter().map(|&j| foot[j]).collect::<Vec<_>>(),
+            &s.iter().map(|&j| foot[j]).collect::<Vec<_>>(),
             &mut steps,
         ) else {
             if steps > MOST_STEPS {
@@ -172,17 +176,8 @@ mod tests {
     fn too_many_sets_of_equal_sums_give_no_blocks() {
         assert!(blocks(&[1; 10], &[1; 10], &mut 0).is_none());
         // Past ten a side, the boundary is not looked at.
-        let jobs: Vec<Job> = (0..12)
-            .map(|k| Job {
-                start: if k < 11 { 0 } else { 1 },
-                end: if k < 11 { 1 } else { 2 },
-                foot: if k < 11 { 1 } else { 11 },
-                align: 1,
-                width: 1,
-                item: k,
-            })
-            .collect();
-        assert!(of(&jobs, 2).iter().all(|s| *s == [NONE; 2]));
+        let jobs = (0..12).map(|k| if k < 11 { (0, 1, 1) } else { (1, 2, 11) });
+        assert!(of(jobs, 2).iter().all(|s| *s == [NONE; 2]));
     }
 
     #[test]
@@ -190,42 +185,17 @@ mod tests {
         // 5,000 sections of ten buffers sized 1, 2, 4, ..., 512: each
         // boundary has 1,023 pairs of sets of equal sums (some 30,000
         // steps), so that the boundaries past some 4,400 get no block.
-        let jobs: Vec<Job> = (0..5_000)
-            .flat_map(|t| {
-                (0..10).map(move |k| Job {
-                    start: t,
-                    end: t + 1,
-                    foot: 1 << k,
-                    align: 1,
-                    width: 1,
-                    item: 0,
-                })
-            })
-            .collect();
-        let sides = of(&jobs, 5_000);
+        let jobs = (0..5_000).flat_map(|t| (0..10).map(move |k| (t, t + 1, 1 << k)));
+        let sides = of(jobs, 5_000);
         assert_ne!(sides[0][1], NONE);
-        assert_eq!(sides[jobs.len() - 1][0], NONE);
+        assert_eq!(sides[sides.len() - 1][0], NONE);
     }
 
     #[test]
     fn each_job_has_its_block_at_both_ends() {
-        let job = |start, end, foot| Job {
-            start,
-            end,
-            foot,
-            align: 1,
-            width: end - start,
-            item: 0,
-        };
         // Two rows: 4 then 4 (one block at 1), 6 then 1 + 5 (another).
-        let jobs = [
-            job(0, 1, 4),
-            job(1, 2, 4),
-            job(0, 1, 6),
-            job(1, 2, 1),
-            job(1, 2, 5),
-        ];
-        let sides = of(&jobs, 2);
+        let jobs = [(0, 1, 4), (1, 2, 4), (0, 1, 6), (1, 2, 1), (1, 2, 5)];
+        let sides = of(jobs.into_iter(), 2);
         assert_eq!(sides[0][1], sides[1][0]);
         assert_eq!(sides[2][1], sides[3][0]);
         assert_eq!(sides[2][1], sides[4][0]);
