@@ -101,6 +101,7 @@ pub(super) fn rounds(
         ruled_out: bound,
         best: None,
         learned: search::Learned::default(),
+        completed: None,
     };
     let mut limit = (2 * jobs.len() as u64).saturating_mul(1u64 << first_round.min(40));
     let mut round = first_round;
@@ -223,6 +224,13 @@ pub(super) fn rounds(
         limit = limit.saturating_mul(2);
         round += 1;
     }
+    // A failed run's completion counts only here, once the rounds are
+    // over: taken as the best plan at once, it moved the bisection's
+    // heights and lost more plans than it gave (BENCHMARKS.md).
+    if let Some(plan) = r.completed.take().filter(|c| c.height < r.height) {
+        r.height = plan.height;
+        r.best = Some(plan);
+    }
     Rounded {
         best: r.best,
         nodes: budget - r.left,
@@ -246,6 +254,9 @@ struct Rounds<'j> {
     best: Option<Plan>,
     /// What the corner searches' failed runs learned.
     learned: search::Learned,
+    /// The lowest plan completed from a failed corner run's deepest
+    /// placements ([`Rounds::complete`]).
+    completed: Option<Plan>,
 }
 
 /// What one search of [`Rounds::attempt`] did.
@@ -267,6 +278,32 @@ impl Rounds<'_> {
     /// began) is spent.
     fn half_spent(&self, before: u64) -> bool {
         before - self.left > before / 2
+    }
+
+    /// The plan completed from the deepest placements of a failed corner
+    /// run ([`search::Model::complete`]), where it is below the best and
+    /// every completion before: the best plan at once where nothing lower
+    /// is left to look for (the lowest height not ruled out, or the aim),
+    /// else kept for the rounds' end. Its work is charged to the budget.
+    fn complete(&mut self, partial: &[(usize, usize)]) {
+        if partial.is_empty() {
+            return;
+        }
+        let (offsets, height, steps) = self.model.complete(partial);
+        let nodes = (steps as u64).div_ceil(search::STEPS_PER_NODE);
+        self.left = self.left.saturating_sub(nodes);
+        if height >= self.height || self.completed.as_ref().is_some_and(|c| height >= c.height) {
+            return;
+        }
+        let units = height / self.unit;
+        if units <= self.ruled_out || self.aim.is_some_and(|t| units <= t) {
+            // At the lowest height not ruled out, or at the aim: taken at
+            // once, and the rounds are over.
+            self.height = height;
+            self.best = Some(Plan::new(offsets, height));
+        } else {
+            self.completed = Some(Plan::new(offsets, height));
+        }
     }
 
     /// One search for a plan at or below `cap`, with `order`, within
@@ -296,8 +333,12 @@ impl Rounds<'_> {
                     self.best = Some(Plan::new(off, height));
                 }
             }
-            None if found.proven => self.ruled_out = self.ruled_out.max(cap + 1),
-            None => {}
+            None => {
+                if found.proven {
+                    self.ruled_out = self.ruled_out.max(cap + 1);
+                }
+                self.complete(&found.partial);
+            }
         }
         Tried {
             found: some,

@@ -4,7 +4,8 @@
 //! decomposition, corners) are described once, in the planner's
 //! documentation ([`super`]); this module holds the offset search and
 //! its state, its children the rest: `model` (the problem as the search
-//! sees it), `corner` (the corner search's node), `conflict` (what a
+//! sees it), `complete` (a whole plan from a failed run's deepest
+//! placements), `corner` (the corner search's node), `conflict` (what a
 //! failure of the valley search follows from, for its jumps back), `place`
 //! (placing a job and raising the floors) and `trail` (the undo trail).
 //!
@@ -20,6 +21,10 @@ pub(crate) struct Found {
     pub offsets: Option<Vec<usize>>,
     pub nodes: u64,
     pub proven: bool,
+    /// Where no plan was found: the placements (job, offset) on the
+    /// deepest path a corner search reached (for [`Model::complete`]);
+    /// empty for the offset search.
+    pub partial: Vec<(usize, usize)>,
 }
 
 /// The ranks that break ties between buffers at the same offset, tried in
@@ -115,6 +120,8 @@ impl Model<'_> {
         let mut learned = core::mem::take(carried);
         learned.walls.resize(self.sections + 1, 0);
         let mut s = Search {
+            deepest: Vec::new(),
+            fresh: false,
             learned,
             path: Vec::new(),
             held: usize::MAX,
@@ -175,16 +182,19 @@ impl Model<'_> {
                 offsets: Some(s.solution),
                 nodes,
                 proven: false,
+                partial: Vec::new(),
             },
             Outcome::NotFound => Found {
                 offsets: None,
                 nodes,
                 proven: true,
+                partial: s.deepest,
             },
             Outcome::OutOfNodes => Found {
                 offsets: None,
                 nodes,
                 proven: false,
+                partial: s.deepest,
             },
         }
     }
@@ -250,6 +260,12 @@ const BLAMED: usize = 3;
 
 /// One search's state.
 struct Search<'m, 'j> {
+    /// The placements (job, offset) of the deepest path so far.
+    deepest: Vec<(usize, usize)>,
+    /// Whether the path went deeper than `deepest` since it was copied:
+    /// the first placement taken back after that copies it, at the
+    /// path's deepest.
+    fresh: bool,
     /// What the runs before learned, and this one adds to.
     learned: Learned,
     /// The corner searches' placements on the path: (job, offset, whether
@@ -472,6 +488,7 @@ impl Search<'_, '_> {
     }
 }
 
+mod complete;
 mod conflict;
 mod corner;
 mod model;

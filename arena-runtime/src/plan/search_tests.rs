@@ -322,3 +322,77 @@ fn the_valley_search_jumps_back_only_over_choices_that_cannot_help() {
     }
     assert!(found * 10 >= cases * 9, "{found} of {cases} found");
 }
+
+/// A corner run that fails leaves the placements of the deepest path it
+/// reached: apart, aligned and below the height it searched at; a run
+/// with more nodes (the same search, further) reaches at least as deep.
+/// Each completes to a whole plan that keeps them where they are.
+#[test]
+fn a_failed_corner_run_leaves_its_deepest_placements_and_they_complete() {
+    let mut next = draws(53);
+    let mut deep = 0;
+    for case in 0..300 {
+        let (width, height) = (6 + next(14), 8 + next(40));
+        let splits = 6 + next(20);
+        let (_, jobs) = perfect_packing(&mut next, width, height, splits);
+        let model = Model::new(&jobs, width, Vec::new());
+        for branch in [Branch::Corner, Branch::Valley] {
+            let mut last = 0;
+            for budget in [4, 16, 64] {
+                let run = model.solve_by(height, ORDERS[0], branch, budget);
+                if run.offsets.is_some() {
+                    assert!(run.partial.is_empty(), "case {case}: a plan and a partial");
+                    break;
+                }
+                let case = format!("case {case} ({branch:?}, {budget} nodes)");
+                assert!(
+                    run.partial.len() >= last,
+                    "{case}: less deep with more nodes"
+                );
+                last = run.partial.len();
+                deep = deep.max(last);
+                let mut at = vec![usize::MAX; jobs.len()];
+                for &(j, o) in &run.partial {
+                    assert_eq!(at[j], usize::MAX, "{case}: job {j} twice");
+                    at[j] = o;
+                }
+                let (offsets, top, _) = model.complete(&run.partial);
+                for &(j, o) in &run.partial {
+                    assert!(o + jobs[j].foot <= height, "{case}: {j} above the height");
+                    assert_eq!(offsets[j], o, "{case}: {j} moved");
+                }
+                let highest = jobs.iter().zip(&offsets).map(|(j, &o)| o + j.foot).max();
+                assert_eq!(Some(top), highest, "{case}");
+                assert_plan(&jobs, &offsets, top, &[], &case);
+            }
+        }
+    }
+    assert!(deep > 10, "no run got deep: {deep}");
+}
+
+/// Completing half of an optimal plan (or none of it) gives a whole plan,
+/// aligned and above each section's base, with the half kept.
+#[test]
+fn completing_part_of_a_plan_keeps_it_and_places_the_rest_apart() {
+    let mut next = draws(59);
+    for case in 0..500 {
+        let sections = 1 + next(6);
+        let n = 1 + next(9);
+        let jobs = random_jobs(&mut next, sections, n);
+        let base: Vec<usize> = (0..sections).map(|_| next(5)).collect();
+        let model = Model::new(&jobs, sections, base.clone());
+        let best = optimum_above(&jobs, &base);
+        let found = model.solve_by(best, ORDERS[0], Branch::Offset, 1_000_000);
+        let plan = found.offsets.expect("the optimum");
+        let kept: Vec<(usize, usize)> = plan.iter().copied().enumerate().step_by(2).collect();
+        for partial in [&kept[..], &[]] {
+            let (offsets, top, steps) = model.complete(partial);
+            assert!(steps >= n, "case {case}: the work not counted");
+            assert!(top >= best, "case {case}: below the optimum");
+            for &(j, o) in partial {
+                assert_eq!(offsets[j], o, "case {case}");
+            }
+            assert_plan(&jobs, &offsets, top, &base, &format!("case {case}"));
+        }
+    }
+}

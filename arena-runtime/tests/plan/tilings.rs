@@ -576,3 +576,29 @@ fn buffers_of_sums_that_meet_are_tried_first_over_few_phases() {
         at_optimum(&format!("seed {seed}"), &items);
     }
 }
+
+/// Perfect packings where every run at the bound fails: the deepest
+/// placements of each failed run, completed by first fit (the rest above
+/// them and in their gaps, the largest first), are a plan too, and the
+/// lowest of them is the part's plan where the rounds left none lower.
+/// Here that completion is the optimum (on the previous tree: 1.2253 and
+/// 1.2754 of it), or well below the bisection's (1.3457 before). Of this
+/// file's generators' 152 problems (BENCHMARKS.md, "Completing the
+/// deepest run"), seven more at the optimum, 18 lower, one higher.
+#[test]
+fn a_failed_runs_deepest_placements_complete_to_a_plan() {
+    at_optimum(
+        "by area, 2,001 over 1,024, seed 1",
+        &by_area(2_001, 1_024, 1),
+    );
+    at_optimum(
+        "pinwheels, 501 over 1,024, seed 32",
+        &pinwheels(501, 1_024, 32, true),
+    );
+    let slab = planned(&pinwheels(5_001, 65_536, 2, true));
+    assert!(
+        slab * 100 < HEIGHT * 130,
+        "pinwheels of 5,001 at 65,536, seed 2: {:.4} of the optimum",
+        slab as f64 / HEIGHT as f64
+    );
+}

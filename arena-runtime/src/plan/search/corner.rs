@@ -247,9 +247,20 @@ impl Search<'_, '_> {
             }
             tried.push(twin);
             self.path.push((j, off, choice));
+            if self.path.len() > self.deepest.len() {
+                self.fresh = true;
+            }
             let (outcome, meets) = self.try_place(part, outside, j, off, rank);
             if matches!(outcome, Outcome::OutOfNodes) {
                 self.blame();
+            }
+            // Taken back at the deepest the path has been: kept.
+            if self.fresh {
+                self.fresh = false;
+                self.charge(self.path.len());
+                self.deepest.clear();
+                self.deepest
+                    .extend(self.path.iter().map(|&(j, o, _)| (j, o)));
             }
             self.path.pop();
             self.held = self.held.min(self.path.len());
