@@ -144,6 +144,17 @@
 //!   rests on it): OmniMalloc's 501 over 1,024 phases 48 of 52 at the
 //!   optimum, from 39, the first at 1,001 buffers, and tilings of 5,001 at
 //!   65,536 phases where the runs went astray.
+//!   A run that fails is not wasted: the placements of the deepest path it
+//!   reached are a perfect packing of the bytes below its frontier, and
+//!   with the rest placed by first fit above them and in their gaps (the
+//!   largest first) they are a plan. The lowest such plan is the part's
+//!   where the rounds found none lower, and at once where it reaches the
+//!   lowest height not ruled out (taken at once in every case, it moved
+//!   the bisection and lost as many plans as it gave). On 276 problems of
+//!   OmniMalloc's families and this repository's, 26 lower, one higher, 7
+//!   more at the optimum: where runs get far, their completion is close
+//!   to the bound or at it, where the bisection from greedy stayed 20 %
+//!   above.
 //!
 //! **Neighbourhoods.** A part of more than 2,048 non-empty buffers (16,384
 //! for a perfect packing, and above 8,192 only for one pass of the corner
