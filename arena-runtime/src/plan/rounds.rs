@@ -226,7 +226,9 @@ pub(super) fn rounds(
     }
     // A failed run's completion counts only here, once the rounds are
     // over: taken as the best plan at once, it moved the bisection's
-    // heights and lost more plans than it gave (BENCHMARKS.md).
+    // heights, lower on some problems and higher on others (BENCHMARKS.md,
+    // "Completing the deepest run"); here no plan is above the rounds'
+    // own.
     if let Some(plan) = r.completed.take().filter(|c| c.height < r.height) {
         r.height = plan.height;
         r.best = Some(plan);

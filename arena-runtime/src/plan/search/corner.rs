@@ -254,7 +254,10 @@ impl Search<'_, '_> {
             if matches!(outcome, Outcome::OutOfNodes) {
                 self.blame();
             }
-            // Taken back at the deepest the path has been: kept.
+            // Taken back at the deepest the path has been: kept. (Also
+            // where a plan was found, whose copy is of no use: its charge
+            // is in the nodes the part used, which the parts after share,
+            // and leaving it out moved their plans, BENCHMARKS.md.)
             if self.fresh {
                 self.fresh = false;
                 self.charge(self.path.len());
