@@ -147,14 +147,15 @@
 //!   A run that fails is not wasted: the placements of the deepest path it
 //!   reached are a perfect packing of the bytes below its frontier, and
 //!   with the rest placed by first fit above them and in their gaps (the
-//!   largest first) they are a plan. The lowest such plan is the part's
-//!   where the rounds found none lower, and at once where it reaches the
-//!   lowest height not ruled out (taken at once in every case, it moved
-//!   the bisection and lost as many plans as it gave). On 276 problems of
-//!   OmniMalloc's families and this repository's, 26 lower, one higher, 7
-//!   more at the optimum: where runs get far, their completion is close
-//!   to the bound or at it, where the bisection from greedy stayed 20 %
-//!   above.
+//!   largest first) they are a plan; so are those of the bisection's
+//!   attempts that run out of nodes, below the attempt's height. The
+//!   lowest such plan is the part's where the rounds found none lower, and
+//!   at once where it reaches the lowest height not ruled out (taken at
+//!   once in every case, it moved the bisection: lower on some problems,
+//!   higher on others). On 300 problems of OmniMalloc's families and this
+//!   repository's, 7 more at the optimum and 38 lower, two higher: where
+//!   runs get far, their completion is at the bound or close to it, where
+//!   the bisection from greedy stayed 20 % above.
 //!
 //! **Neighbourhoods.** A part of more than 2,048 non-empty buffers (16,384
 //! for a perfect packing, and above 8,192 only for one pass of the corner

@@ -256,7 +256,7 @@ struct Rounds<'j> {
     best: Option<Plan>,
     /// What the corner searches' failed runs learned.
     learned: search::Learned,
-    /// The lowest plan completed from a failed corner run's deepest
+    /// The lowest plan completed from a failed search's deepest
     /// placements ([`Rounds::complete`]).
     completed: Option<Plan>,
 }
@@ -282,9 +282,9 @@ impl Rounds<'_> {
         before - self.left > before / 2
     }
 
-    /// The plan completed from the deepest placements of a failed corner
-    /// run ([`search::Model::complete`]), where it is below the best and
-    /// every completion before: the best plan at once where nothing lower
+    /// The plan completed from the deepest placements of a failed search
+    /// ([`search::Model::complete`]), where it is below the best and every
+    /// completion before: the best plan at once where nothing lower
     /// is left to look for (the lowest height not ruled out, or the aim),
     /// else kept for the rounds' end. Its work is charged to the budget.
     fn complete(&mut self, partial: &[(usize, usize)]) {

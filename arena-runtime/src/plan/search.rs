@@ -22,8 +22,7 @@ pub(crate) struct Found {
     pub nodes: u64,
     pub proven: bool,
     /// Where no plan was found: the placements (job, offset) on the
-    /// deepest path a corner search reached (for [`Model::complete`]);
-    /// empty for the offset search.
+    /// deepest path the search reached (for [`Model::complete`]).
     pub partial: Vec<(usize, usize)>,
 }
 
@@ -268,8 +267,9 @@ struct Search<'m, 'j> {
     fresh: bool,
     /// What the runs before learned, and this one adds to.
     learned: Learned,
-    /// The corner searches' placements on the path: (job, offset, whether
-    /// the node had another buffer to try).
+    /// The placements on the path: (job, offset, whether the node had
+    /// another buffer to try; always `false` in the offset search, whose
+    /// runs blame nothing).
     path: Vec<(usize, usize, bool)>,
     /// The shortest the path has been after a placement was taken back:
     /// the placements below it were never undone.
@@ -329,6 +329,31 @@ impl Search<'_, '_> {
     /// valley search on a perfect packing.
     fn jumps(&self) -> bool {
         self.perfect && self.branch == Branch::Valley
+    }
+
+    /// A placement of `j` at `off` goes on the path (`choice`: the node
+    /// had another buffer to try).
+    fn enter(&mut self, j: usize, off: usize, choice: bool) {
+        self.path.push((j, off, choice));
+        if self.path.len() > self.deepest.len() {
+            self.fresh = true;
+        }
+    }
+
+    /// The last placement on the path is taken back: where the path went
+    /// deeper than ever since the last copy, this is its deepest, and it is
+    /// kept (also where a plan was found, whose copy is of no use: its
+    /// charge is in the nodes the part used, which the parts after share,
+    /// and leaving it out moved their plans, BENCHMARKS.md).
+    fn leave(&mut self) {
+        if self.fresh {
+            self.fresh = false;
+            self.charge(self.path.len());
+            self.deepest.clear();
+            self.deepest
+                .extend(self.path.iter().map(|&(j, o, _)| (j, o)));
+        }
+        self.path.pop();
     }
 
     /// Counts `steps` of work against the budget: a node per
@@ -475,7 +500,9 @@ impl Search<'_, '_> {
                 }
                 Some(&*outside.get_or_insert_with(|| Outside::of(&self.total[part.lo..part.hi])))
             };
+            self.enter(j, off, false);
             let (outcome, hat) = self.try_place(part, outside, j, off, rank);
+            self.leave();
             match outcome {
                 Outcome::NotFound => {}
                 other => return other,

@@ -323,12 +323,13 @@ fn the_valley_search_jumps_back_only_over_choices_that_cannot_help() {
     assert!(found * 10 >= cases * 9, "{found} of {cases} found");
 }
 
-/// A corner run that fails leaves the placements of the deepest path it
-/// reached: apart, aligned and below the height it searched at; a run
-/// with more nodes (the same search, further) reaches at least as deep.
-/// Each completes to a whole plan that keeps them where they are.
+/// A run that fails (of each search) leaves the placements of the
+/// deepest path it reached: apart, aligned and below the height it
+/// searched at; a run with more nodes (the same search, further) reaches
+/// at least as deep. Each completes to a whole plan that keeps them where
+/// they are.
 #[test]
-fn a_failed_corner_run_leaves_its_deepest_placements_and_they_complete() {
+fn a_failed_run_leaves_its_deepest_placements_and_they_complete() {
     let mut next = draws(53);
     let mut deep = 0;
     for case in 0..300 {
@@ -336,7 +337,7 @@ fn a_failed_corner_run_leaves_its_deepest_placements_and_they_complete() {
         let splits = 6 + next(20);
         let (_, jobs) = perfect_packing(&mut next, width, height, splits);
         let model = Model::new(&jobs, width, Vec::new());
-        for branch in [Branch::Corner, Branch::Valley] {
+        for branch in [Branch::Offset, Branch::Corner, Branch::Valley] {
             let mut last = 0;
             for budget in [4, 16, 64] {
                 let run = model.solve_by(height, ORDERS[0], branch, budget);

@@ -602,3 +602,18 @@ fn a_failed_runs_deepest_placements_complete_to_a_plan() {
         slab as f64 / HEIGHT as f64
     );
 }
+
+/// The bisection's attempts (the offset search, below the best plan and
+/// above the bound) that run out of nodes leave their deepest placements
+/// too, all below the attempt's height, and their completion is lower
+/// than the plans the bisection finds over few phases (pinwheels of 2,001
+/// over 1,024, seed 7: 1.2812 of the optimum on c2f2435).
+#[test]
+fn a_failed_attempt_of_the_bisection_completes_to_a_plan() {
+    let slab = planned(&pinwheels(2_001, 1_024, 7, true));
+    assert!(
+        slab * 100 < HEIGHT * 125,
+        "{:.4} of the optimum",
+        slab as f64 / HEIGHT as f64
+    );
+}

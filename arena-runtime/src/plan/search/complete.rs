@@ -1,6 +1,6 @@
-//! A whole plan from the deepest placements a failed corner search made:
-//! what a run at the bound that got far leaves for the rounds, where the
-//! bound stays out of reach.
+//! A whole plan from the deepest placements a failed search made: what a
+//! run at the bound, or an attempt of the bisection, that got far leaves
+//! for the rounds.
 
 use super::Model;
 use crate::plan::base::{align_up, first_fit};
@@ -12,7 +12,7 @@ impl Model<'_> {
     /// earliest, then by index). The offsets by job, the height, and the
     /// steps of work done (for the budget).
     ///
-    /// The placements of a corner search that failed are a perfect packing
+    /// The placements of a corner run that failed are a perfect packing
     /// of the bytes below its frontier; placed whole, with the rest above
     /// and in its gaps, they give a plan near the bound where the run got
     /// near the end (a pinwheel of 501 buffers over 1,024 phases: 1.04 of

@@ -246,26 +246,12 @@ impl Search<'_, '_> {
                 continue;
             }
             tried.push(twin);
-            self.path.push((j, off, choice));
-            if self.path.len() > self.deepest.len() {
-                self.fresh = true;
-            }
+            self.enter(j, off, choice);
             let (outcome, meets) = self.try_place(part, outside, j, off, rank);
             if matches!(outcome, Outcome::OutOfNodes) {
                 self.blame();
             }
-            // Taken back at the deepest the path has been: kept. (Also
-            // where a plan was found, whose copy is of no use: its charge
-            // is in the nodes the part used, which the parts after share,
-            // and leaving it out moved their plans, BENCHMARKS.md.)
-            if self.fresh {
-                self.fresh = false;
-                self.charge(self.path.len());
-                self.deepest.clear();
-                self.deepest
-                    .extend(self.path.iter().map(|&(j, o, _)| (j, o)));
-            }
-            self.path.pop();
+            self.leave();
             self.held = self.held.min(self.path.len());
             match outcome {
                 Outcome::NotFound if hat && !meets => return Some(Outcome::NotFound),
