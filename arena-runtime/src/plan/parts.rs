@@ -3,7 +3,7 @@
 
 use super::rounds::rounds;
 use super::time::Time;
-use super::{lns, search};
+use super::{dissect, lns, search};
 
 /// The independent parts of a problem, for their search.
 pub(super) struct Parts<'a> {
@@ -36,6 +36,27 @@ impl Parts<'_> {
         // The parts whose neighbourhoods all failed: another pass would
         // repeat them.
         let mut stalled = vec![false; parts.len()];
+        // A perfect packing first rebuilt as a dissection, with an eighth
+        // of its share: where it rebuilds, its plan is at the bound.
+        let packed: usize = (0..parts.len())
+            .filter(|&p| heights[p] > self.aim && self.perfect[p])
+            .map(|p| parts[p].len())
+            .sum();
+        for (p, part) in parts.iter().enumerate() {
+            if heights[p] <= self.aim || !self.perfect[p] {
+                continue;
+            }
+            let share = (left as u128 * part.len() as u128 / packed.max(1) as u128) as u64 / 8;
+            let (local, sections) = local(jobs, part);
+            let (rebuilt, used) = dissect::rebuild(&local, sections, share);
+            left = left.saturating_sub(used);
+            if let Some(off) = rebuilt {
+                for (&j, &o) in part.iter().zip(&off) {
+                    now[j] = o;
+                }
+                heights[p] = part_height(jobs, part, &now);
+            }
+        }
         for pass in 0..PASSES {
             // The smaller parts first: what they leave of their share goes
             // to the larger ones, and what a pass leaves to the parts still

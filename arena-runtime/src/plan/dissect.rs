@@ -1,0 +1,473 @@
+//! A perfect packing rebuilt as a dissection: rectangles of time × bytes
+//! joined, bottom up, into larger rectangles until one is left.
+//!
+//! In a perfect packing every section is as full as the bound, so the
+//! buffers are the pieces of one rectangle cut into rectangles. Where that
+//! rectangle was cut straight (a cut in time or in bytes running edge to
+//! edge, recursively: a guillotine dissection) or into a windmill (a centre
+//! ringed by four blades, no straight cut crossing it: OmniMalloc's
+//! "pinwheel" problems), its pieces can be joined back:
+//!
+//! - *Windmill*: a centre `[a, b)` of height `hc`, a blade `L` ending at `a`
+//!   and a blade `R` starting at `b`, both higher than the centre, and two
+//!   more, `[L.start, b)` of height `hR - hc` and `[a, R.end)` of height
+//!   `hL - hc`: the five are the rectangle `[L.start, R.end)` of height
+//!   `hL + hR - hc` (the first of the two under `L` and the centre, the
+//!   second over the centre and `R`).
+//! - *Side by side*: two rectangles of one height, one ending where the
+//!   other starts.
+//! - *Stacked*: two rectangles of one span of time. Where several share it,
+//!   a pair is chosen only once nothing else joins: first one whose sum is
+//!   the height of a rectangle beside their span (the two are the piece of
+//!   a cut in time), else the first pair.
+//!
+//! Each join places its pieces inside the new rectangle, so a single one
+//! left, spanning the part, is a plan at the bound. A join of pieces that
+//! were not cut from one rectangle may leave pieces that no rule joins:
+//! then nothing is returned, and the search goes on as before. Hash maps
+//! are only looked up, never walked: the result is the same on every run.
+
+use std::collections::{HashMap, VecDeque};
+
+use super::base::mix;
+use super::search::Job;
+
+/// The steps (pieces looked at) that count as one node of the budget:
+/// about the time of one node of the search (a step here is a lookup).
+const STEPS: u64 = 4_096;
+
+/// A rectangle: a job (the first `n`) or the join of others.
+struct Tile {
+    start: usize,
+    end: usize,
+    height: usize,
+    alive: bool,
+    /// Its pieces, `pieces[from..to]`: (tile, offset inside this one).
+    from: usize,
+    to: usize,
+}
+
+/// The tiles of one span of time.
+#[derive(Default)]
+struct Group {
+    tiles: Vec<usize>,
+    /// Whether it is in [`Board::crowded`].
+    listed: bool,
+}
+
+struct Board {
+    tiles: Vec<Tile>,
+    pieces: Vec<(usize, usize)>,
+    by_start: Vec<Vec<usize>>,
+    by_end: Vec<Vec<usize>>,
+    by_window: HashMap<(usize, usize), Group>,
+    /// Spans with two tiles or more alive (some maybe fewer now).
+    crowded: VecDeque<(usize, usize)>,
+    queue: VecDeque<usize>,
+    /// Tiles no windmill joins now, to be tried side by side.
+    beside: VecDeque<usize>,
+    alive: usize,
+    steps: u64,
+    /// The steps past which every join gives up.
+    limit: u64,
+}
+
+/// How many times the pieces are joined, each time taken in another order.
+const ATTEMPTS: u64 = 4;
+/// Another order is tried only where a rebuild left at most one tile in
+/// this many pieces.
+const NEAR: usize = 64;
+
+/// The offsets (by position in `jobs`) of a plan at the height of the
+/// rectangle `jobs` tile over `sections`, where they rebuild into it, and
+/// the nodes of the budget used (at most about `budget`). A rebuild that
+/// fails with few tiles left is tried again with the pieces in another
+/// order (a fixed one): which pieces are found first decides where pieces
+/// of one height meet by chance.
+pub(super) fn rebuild(jobs: &[Job], sections: usize, budget: u64) -> (Option<Vec<usize>>, u64) {
+    if jobs
+        .iter()
+        .any(|j| j.start >= j.end || j.end > sections || j.foot == 0)
+    {
+        return (None, 0);
+    }
+    let limit = budget.saturating_mul(STEPS);
+    let mut steps = 0;
+    for attempt in 0..ATTEMPTS {
+        let mut order: Vec<usize> = (0..jobs.len()).collect();
+        if attempt > 0 {
+            order.sort_by_key(|&k| (mix(attempt, k as u64), k));
+        }
+        let (placed, left, used) = once(jobs, &order, sections, limit.saturating_sub(steps));
+        steps += used;
+        if let Some(at) = placed {
+            let mut offsets = vec![0; jobs.len()];
+            for (&k, o) in order.iter().zip(at) {
+                offsets[k] = o;
+            }
+            return (Some(offsets), steps.div_ceil(STEPS));
+        }
+        // Another order mends a few chance joins, not many.
+        if steps >= limit || left > jobs.len().div_ceil(NEAR) {
+            break;
+        }
+    }
+    (None, steps.div_ceil(STEPS))
+}
+
+/// One rebuild of `jobs` taken in `order`: the offsets by position in
+/// `order`, where they rebuild into the rectangle over `sections` (and
+/// keep their alignments), the tiles left, and the steps used (stopping
+/// past `limit`).
+fn once(
+    jobs: &[Job],
+    order: &[usize],
+    sections: usize,
+    limit: u64,
+) -> (Option<Vec<usize>>, usize, u64) {
+    let mut board = Board {
+        tiles: Vec::with_capacity(2 * jobs.len()),
+        pieces: Vec::with_capacity(4 * jobs.len()),
+        by_start: vec![Vec::new(); sections + 1],
+        by_end: vec![Vec::new(); sections + 1],
+        by_window: HashMap::new(),
+        crowded: VecDeque::new(),
+        queue: VecDeque::new(),
+        beside: VecDeque::new(),
+        alive: 0,
+        steps: 0,
+        limit,
+    };
+    for &k in order {
+        board.add(jobs[k].start, jobs[k].end, jobs[k].foot, &[]);
+    }
+    board.queue = (0..jobs.len()).collect();
+    while board.alive > 1 && board.steps <= board.limit {
+        if let Some(t) = board.queue.pop_front() {
+            if board.tiles[t].alive && !board.windmill(t) {
+                board.beside.push_back(t);
+            }
+        } else if let Some(t) = board.beside.pop_front() {
+            if board.tiles[t].alive && !board.side_by_side(t) {
+                board.pair(t);
+            }
+        } else if !board.stack() {
+            break;
+        }
+    }
+    let whole = board.tiles.len() - 1;
+    let done = board.alive == 1
+        && board.tiles[whole].alive
+        && board.tiles[whole].start == 0
+        && board.tiles[whole].end == sections;
+    if !done {
+        return (None, board.alive, board.steps);
+    }
+    let mut offsets = vec![0; jobs.len()];
+    let mut stack = vec![(whole, 0usize)];
+    while let Some((t, base)) = stack.pop() {
+        let tile = &board.tiles[t];
+        if t < jobs.len() {
+            offsets[t] = base;
+        }
+        stack.extend(
+            board.pieces[tile.from..tile.to]
+                .iter()
+                .map(|&(p, at)| (p, base + at)),
+        );
+    }
+    let aligned = order
+        .iter()
+        .zip(&offsets)
+        .all(|(&k, &o)| o % jobs[k].align.max(1) == 0);
+    (aligned.then_some(offsets), 1, board.steps)
+}
+
+impl Board {
+    /// A new tile of these pieces (offsets inside it); its neighbours,
+    /// which it may complete a windmill for, go back in the queue.
+    fn add(&mut self, start: usize, end: usize, height: usize, pieces: &[(usize, usize)]) -> usize {
+        let t = self.tiles.len();
+        let from = self.pieces.len();
+        for &(p, _) in pieces {
+            self.tiles[p].alive = false;
+        }
+        self.alive = self.alive + 1 - pieces.len();
+        self.pieces.extend_from_slice(pieces);
+        self.tiles.push(Tile {
+            start,
+            end,
+            height,
+            alive: true,
+            from,
+            to: self.pieces.len(),
+        });
+        if !pieces.is_empty() {
+            // The centres it may be a blade or a corner piece of.
+            for list in [
+                &self.by_start[end],
+                &self.by_end[start],
+                &self.by_start[start],
+                &self.by_end[end],
+            ] {
+                self.steps += list.len() as u64;
+                self.queue
+                    .extend(list.iter().copied().filter(|&c| self.tiles[c].alive));
+            }
+            self.queue.push_back(t);
+        }
+        // The lists keep only tiles alive, so that no scan passes the
+        // dead.
+        let tiles = &self.tiles;
+        let group = self.by_window.entry((start, end)).or_default();
+        for list in [
+            &mut self.by_start[start],
+            &mut self.by_end[end],
+            &mut group.tiles,
+        ] {
+            if !pieces.is_empty() {
+                self.steps += list.len() as u64;
+                list.retain(|&u| tiles[u].alive);
+            }
+            list.push(t);
+        }
+        if !group.listed && group.tiles.len() >= 2 {
+            group.listed = true;
+            self.crowded.push_back((start, end));
+        }
+        t
+    }
+
+    /// An alive tile of span `[start, end)` and this height.
+    fn find(&mut self, start: usize, end: usize, height: usize) -> Option<usize> {
+        let group = self.by_window.get(&(start, end))?;
+        self.steps += group.tiles.len() as u64;
+        group
+            .tiles
+            .iter()
+            .copied()
+            .find(|&u| self.tiles[u].alive && self.tiles[u].height == height)
+    }
+
+    /// Joins the windmill `c` is the centre of, if its four blades are there.
+    fn windmill(&mut self, c: usize) -> bool {
+        let (a, b, hc) = (self.tiles[c].start, self.tiles[c].end, self.tiles[c].height);
+        let lefts: Vec<usize> = self.by_end[a]
+            .iter()
+            .copied()
+            .filter(|&l| self.tiles[l].alive && self.tiles[l].height > hc)
+            .collect();
+        let rights: Vec<usize> = self.by_start[b]
+            .iter()
+            .copied()
+            .filter(|&r| self.tiles[r].alive && self.tiles[r].height > hc)
+            .collect();
+        self.steps += (self.by_end[a].len() + self.by_start[b].len()) as u64;
+        for &l in &lefts {
+            for &r in &rights {
+                self.steps += 1;
+                if self.steps > self.limit {
+                    return false;
+                }
+                let (x, hl) = (self.tiles[l].start, self.tiles[l].height);
+                let (y, hr) = (self.tiles[r].end, self.tiles[r].height);
+                // The five spans differ, so no tile is found twice.
+                let Some(under) = self.find(x, b, hr - hc) else {
+                    continue;
+                };
+                let Some(over) = self.find(a, y, hl - hc) else {
+                    continue;
+                };
+                let low = hr - hc;
+                let pieces = [(under, 0), (r, 0), (c, low), (l, low), (over, hr)];
+                self.add(x, y, hl + low, &pieces);
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Joins `t` with a tile of its height beside it, if there is one.
+    fn side_by_side(&mut self, t: usize) -> bool {
+        let (s, e, h) = (self.tiles[t].start, self.tiles[t].end, self.tiles[t].height);
+        self.steps += (self.by_start[e].len() + self.by_end[s].len()) as u64;
+        let same = |u: &usize| self.tiles[*u].alive && self.tiles[*u].height == h;
+        if let Some(u) = self.by_start[e].iter().copied().find(same) {
+            self.add(s, self.tiles[u].end, h, &[(t, 0), (u, 0)]);
+            return true;
+        }
+        if let Some(u) = self.by_end[s].iter().copied().find(same) {
+            self.add(self.tiles[u].start, e, h, &[(u, 0), (t, 0)]);
+            return true;
+        }
+        false
+    }
+
+    /// Stacks `t` with a tile of its span whose sum with it is the height
+    /// of a tile beside the span (the two are a piece of a cut in time).
+    fn pair(&mut self, t: usize) -> bool {
+        let (s, e, h) = (self.tiles[t].start, self.tiles[t].end, self.tiles[t].height);
+        let Some(group) = self.by_window.get(&(s, e)) else {
+            return false;
+        };
+        let beside = || self.by_end[s].iter().chain(&self.by_start[e]);
+        self.steps += (group.tiles.len() * (self.by_end[s].len() + self.by_start[e].len())) as u64;
+        if self.steps > self.limit {
+            return false;
+        }
+        let fits = |u: usize| {
+            let sum = h + self.tiles[u].height;
+            beside().any(|&w| self.tiles[w].alive && self.tiles[w].height == sum)
+        };
+        let found = group
+            .tiles
+            .iter()
+            .copied()
+            .find(|&u| u != t && self.tiles[u].alive && fits(u));
+        let Some(u) = found else {
+            return false;
+        };
+        self.add(s, e, h + self.tiles[u].height, &[(t, 0), (u, h)]);
+        true
+    }
+
+    /// Stacks the first two tiles of the first span that has two. False
+    /// where none has.
+    fn stack(&mut self) -> bool {
+        while let Some(span) = self.crowded.pop_front() {
+            let group = self
+                .by_window
+                .get_mut(&span)
+                .expect("a crowded span has a group");
+            group.listed = false;
+            self.steps += group.tiles.len() as u64;
+            let mut alive = group.tiles.iter().copied().filter(|&u| self.tiles[u].alive);
+            if let (Some(u), Some(v)) = (alive.next(), alive.next()) {
+                let (hu, hv) = (self.tiles[u].height, self.tiles[v].height);
+                self.add(span.0, span.1, hu + hv, &[(u, 0), (v, hu)]);
+                return true;
+            }
+        }
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Jobs of these spans of sections and heights, aligned to `align`.
+    fn jobs(spans: &[(usize, usize, usize)], align: usize) -> Vec<Job> {
+        spans
+            .iter()
+            .enumerate()
+            .map(|(item, &(start, end, foot))| Job {
+                start,
+                end,
+                foot,
+                align,
+                width: end - start,
+                item,
+            })
+            .collect()
+    }
+
+    /// `off` places `jobs` apart, each section exactly full to `height`.
+    fn tiles(jobs: &[Job], off: &[usize], sections: usize, height: usize) {
+        for s in 0..sections {
+            let mut live: Vec<(usize, usize)> = jobs
+                .iter()
+                .zip(off)
+                .filter(|(j, _)| j.start <= s && s < j.end)
+                .map(|(j, &o)| (o, o + j.foot))
+                .collect();
+            live.sort_unstable();
+            let mut top = 0;
+            for (lo, hi) in live {
+                assert_eq!(lo, top, "section {s}: a gap or an overlap at {lo}");
+                top = hi;
+            }
+            assert_eq!(top, height, "section {s}");
+        }
+    }
+
+    #[test]
+    fn a_windmill_of_either_turning_is_rebuilt() {
+        // Centre [2, 4) of 3; blades [0, 2) of 7 and [4, 6) of 5; under
+        // [0, 4) of 5 - 3 = 2, over [2, 6) of 7 - 3 = 4: 9 high.
+        let one = [(2, 4, 3), (0, 2, 7), (4, 6, 5), (0, 4, 2), (2, 6, 4)];
+        // Mirrored in time.
+        let other = one.map(|(s, e, h)| (6 - e, 6 - s, h));
+        for spans in [one, other] {
+            let jobs = jobs(&spans, 1);
+            let (off, nodes) = rebuild(&jobs, 6, 10);
+            let off = off.expect("a windmill");
+            tiles(&jobs, &off, 6, 9);
+            assert!(nodes <= 1);
+        }
+    }
+
+    #[test]
+    fn straight_cuts_are_rebuilt_and_windmills_inside_them() {
+        // [0, 6) x 9 (the windmill above), beside [6, 8) cut in bytes
+        // into 4 and 5, all under [0, 8) of 2, which is cut in time at 3.
+        let spans = [
+            (2, 4, 3),
+            (0, 2, 7),
+            (4, 6, 5),
+            (0, 4, 2),
+            (2, 6, 4),
+            (6, 8, 4),
+            (6, 8, 5),
+            (0, 3, 2),
+            (3, 8, 2),
+        ];
+        // The pieces in any order.
+        for turn in 0..spans.len() {
+            let mut spans = spans;
+            spans.rotate_left(turn);
+            let jobs = jobs(&spans, 1);
+            let (off, _) = rebuild(&jobs, 8, 10);
+            tiles(&jobs, &off.expect("a dissection"), 8, 11);
+        }
+    }
+
+    #[test]
+    fn what_no_join_rebuilds_is_left_to_the_search() {
+        // [0, 1) and [1, 3) of 1 join, [0, 2) of 2 joins nothing: no
+        // rectangle (3, 3 and 1 bytes in the three sections).
+        let jobs = jobs(&[(0, 2, 2), (1, 3, 1), (0, 1, 1)], 1);
+        assert_eq!(rebuild(&jobs, 3, 10).0, None);
+        // The pieces join, but the offsets they take break an alignment.
+        let jobs = jobs_aligned();
+        assert_eq!(rebuild(&jobs, 2, 10).0, None);
+        // No budget: no more than about one node of work.
+        let spans = [(2, 4, 3), (0, 2, 7), (4, 6, 5), (0, 4, 2), (2, 6, 4)];
+        let (_, nodes) = rebuild(&self::jobs(&spans, 1), 6, 0);
+        assert!(nodes <= 1);
+    }
+
+    #[test]
+    fn the_budget_bounds_the_joins_on_hostile_pieces() {
+        // A centre [n, n + 1) of 1, n blades of 3 ending where it starts
+        // and n starting where it ends, none with the pieces to join: n^2
+        // pairs of blades to look at. Not a perfect packing, so nothing
+        // rebuilds; the budget stops the looking.
+        let n = 3_000;
+        let mut spans = vec![(n, n + 1, 1)];
+        spans.extend((0..n).map(|k| (k, n, 3)));
+        spans.extend((0..n).map(|k| (n + 1, n + 2 + k, 3)));
+        let jobs = jobs(&spans, 1);
+        for budget in [0, 10, 100] {
+            let (off, nodes) = rebuild(&jobs, 2 * n + 1, budget);
+            assert_eq!(off, None);
+            assert!(nodes <= budget + 2, "{nodes} nodes of {budget}");
+        }
+    }
+
+    /// Two stacked jobs of 3 and 5 bytes, each aligned to 8: the second
+    /// sits at 3 or 5, in either order.
+    fn jobs_aligned() -> Vec<Job> {
+        jobs(&[(0, 2, 3), (0, 2, 5)], 8)
+    }
+}
