@@ -74,16 +74,20 @@ struct Board {
 
 /// How many times the pieces are joined, each time taken in another order.
 const ATTEMPTS: u64 = 4;
-/// Another order is tried only where a rebuild left at most one tile in
-/// this many pieces.
+/// Another order is tried only where the part has at most [`SMALL`]
+/// pieces or a rebuild left at most one tile in this many: on larger parts
+/// a failed rebuild leaves many, and each order costs as much as the
+/// first.
 const NEAR: usize = 64;
+/// The most pieces a part may have to be tried in every order.
+const SMALL: usize = 4_096;
 
 /// The offsets (by position in `jobs`) of a plan at the height of the
 /// rectangle `jobs` tile over `sections`, where they rebuild into it, and
 /// the nodes of the budget used (at most about `budget`). A rebuild that
-/// fails with few tiles left is tried again with the pieces in another
-/// order (a fixed one): which pieces are found first decides where pieces
-/// of one height meet by chance.
+/// fails (on a small part, or with few tiles left) is tried again with
+/// the pieces in another order (a fixed one): which pieces are found first
+/// decides where pieces of one height meet by chance.
 pub(super) fn rebuild(jobs: &[Job], sections: usize, budget: u64) -> (Option<Vec<usize>>, u64) {
     if jobs
         .iter()
@@ -108,7 +112,7 @@ pub(super) fn rebuild(jobs: &[Job], sections: usize, budget: u64) -> (Option<Vec
             return (Some(offsets), steps.div_ceil(STEPS));
         }
         // Another order mends a few chance joins, not many.
-        if steps >= limit || left > jobs.len().div_ceil(NEAR) {
+        if steps >= limit || (left > jobs.len().div_ceil(NEAR) && jobs.len() > SMALL) {
             break;
         }
     }

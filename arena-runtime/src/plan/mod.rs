@@ -63,13 +63,15 @@
 //! them. Each join places its pieces inside the new rectangle, so one left
 //! spanning the part is a plan at the bound; where pieces no rule joins are
 //! left (a join of pieces of one height or span that met by chance), it is
-//! tried again in up to three more fixed orders where few were left (one
-//! in 64 pieces or fewer), then the search goes on as before. What made the difference on OmniMalloc's pinwheels (windmills
-//! within windmills, no straight cut crossing them): every one of 2,001 to
-//! 10,001 buffers at every makespan at the optimum (from 1.18 to 1.26
-//! above it over 1,024 phases), each in under a second; of 284 problems
-//! of OmniMalloc's families and this repository's, 43 more at the optimum,
-//! four higher (large tilings whose rebuild failed: its share moved the
+//! tried again in up to three more fixed orders where the part has at
+//! most 4,096 pieces or few were left (one in 64 or fewer), then the
+//! search goes on as before. What made the difference on OmniMalloc's
+//! pinwheels (windmills within windmills, no straight cut crossing
+//! them): every one of 2,001 to 10,001 buffers at every makespan at the
+//! optimum (from 1.18 to 1.26 above it over 1,024 phases), each in under
+//! a second; of 284 problems
+//! of OmniMalloc's families and this repository's, 46 more at the optimum,
+//! three higher (large tilings whose rebuild failed: its share moved the
 //! bisection). Where phases are few and many pieces share a span or a
 //! height by chance (OmniMalloc's tilings of 2,001 and more over 1,024
 //! phases; this repository's pinwheels of 5,001 there, heights in steps of
