@@ -1,0 +1,120 @@
+//! The rebuild's joins on small pieces: windmills, straight cuts, what
+//! no join rebuilds and the budget on hostile pieces.
+
+use super::*;
+
+/// Jobs of these spans of sections and heights, aligned to `align`.
+fn jobs(spans: &[(usize, usize, usize)], align: usize) -> Vec<Job> {
+    spans
+        .iter()
+        .enumerate()
+        .map(|(item, &(start, end, foot))| Job {
+            start,
+            end,
+            foot,
+            align,
+            width: end - start,
+            item,
+        })
+        .collect()
+}
+
+/// `off` places `jobs` apart, each section exactly full to `height`.
+fn tiles(jobs: &[Job], off: &[usize], sections: usize, height: usize) {
+    for s in 0..sections {
+        let mut live: Vec<(usize, usize)> = jobs
+            .iter()
+            .zip(off)
+            .filter(|(j, _)| j.start <= s && s < j.end)
+            .map(|(j, &o)| (o, o + j.foot))
+            .collect();
+        live.sort_unstable();
+        let mut top = 0;
+        for (lo, hi) in live {
+            assert_eq!(lo, top, "section {s}: a gap or an overlap at {lo}");
+            top = hi;
+        }
+        assert_eq!(top, height, "section {s}");
+    }
+}
+
+#[test]
+fn a_windmill_of_either_turning_is_rebuilt() {
+    // Centre [2, 4) of 3; blades [0, 2) of 7 and [4, 6) of 5; under
+    // [0, 4) of 5 - 3 = 2, over [2, 6) of 7 - 3 = 4: 9 high.
+    let one = [(2, 4, 3), (0, 2, 7), (4, 6, 5), (0, 4, 2), (2, 6, 4)];
+    // Mirrored in time.
+    let other = one.map(|(s, e, h)| (6 - e, 6 - s, h));
+    for spans in [one, other] {
+        let jobs = jobs(&spans, 1);
+        let (off, nodes) = rebuild(&jobs, 6, 10);
+        let off = off.expect("a windmill");
+        tiles(&jobs, &off, 6, 9);
+        assert!(nodes <= 1);
+    }
+}
+
+#[test]
+fn straight_cuts_are_rebuilt_and_windmills_inside_them() {
+    // [0, 6) x 9 (the windmill above), beside [6, 8) cut in bytes
+    // into 4 and 5, all under [0, 8) of 2, which is cut in time at 3.
+    let spans = [
+        (2, 4, 3),
+        (0, 2, 7),
+        (4, 6, 5),
+        (0, 4, 2),
+        (2, 6, 4),
+        (6, 8, 4),
+        (6, 8, 5),
+        (0, 3, 2),
+        (3, 8, 2),
+    ];
+    // The pieces in any order.
+    for turn in 0..spans.len() {
+        let mut spans = spans;
+        spans.rotate_left(turn);
+        let jobs = jobs(&spans, 1);
+        let (off, _) = rebuild(&jobs, 8, 10);
+        tiles(&jobs, &off.expect("a dissection"), 8, 11);
+    }
+}
+
+#[test]
+fn what_no_join_rebuilds_is_left_to_the_search() {
+    // [0, 1) and [1, 3) of 1 join, [0, 2) of 2 joins nothing: no
+    // rectangle (3, 3 and 1 bytes in the three sections).
+    let jobs = jobs(&[(0, 2, 2), (1, 3, 1), (0, 1, 1)], 1);
+    assert_eq!(rebuild(&jobs, 3, 10).0, None);
+    // Heights that are not multiples of an alignment: the offsets of
+    // the joins would break it, so nothing is tried.
+    let jobs = jobs_aligned();
+    assert_eq!(rebuild(&jobs, 2, 10).0, None);
+    // No budget: no more than about one node of work.
+    let spans = [(2, 4, 3), (0, 2, 7), (4, 6, 5), (0, 4, 2), (2, 6, 4)];
+    let (_, nodes) = rebuild(&self::jobs(&spans, 1), 6, 0);
+    assert!(nodes <= 1);
+}
+
+#[test]
+fn the_budget_bounds_the_joins_on_hostile_pieces() {
+    // A centre [n, n + 1) of 1, n blades of 3 ending where it starts
+    // and n starting where it ends, none with the pieces to join: n^2
+    // pairs of blades to look at. Not a perfect packing, so nothing
+    // rebuilds; the budget stops the looking.
+    let n = 3_000;
+    let mut spans = vec![(n, n + 1, 1)];
+    spans.extend((0..n).map(|k| (k, n, 3)));
+    spans.extend((0..n).map(|k| (n + 1, n + 2 + k, 3)));
+    let jobs = jobs(&spans, 1);
+    for budget in [0, 10, 100] {
+        let (off, nodes) = rebuild(&jobs, 2 * n + 1, budget);
+        assert_eq!(off, None);
+        assert!(nodes <= budget + 2, "{nodes} nodes of {budget}");
+    }
+}
+
+/// Two jobs of 3 and 5 bytes over one span, each aligned to 8:
+/// stacked, the second would sit at 3 or 5.
+fn jobs_aligned() -> Vec<Job> {
+    jobs(&[(0, 2, 3), (0, 2, 5)], 8)
+}
