@@ -23,9 +23,16 @@
 //!
 //! Each join places its pieces inside the new rectangle, so a single one
 //! left, spanning the part, is a plan at the bound. A join of pieces that
-//! were not cut from one rectangle may leave pieces that no rule joins:
-//! then nothing is returned, and the search goes on as before. Hash maps
-//! are only looked up, never walked: the result is the same on every run.
+//! were not cut from one rectangle (where many share a span or a height
+//! by chance) may leave pieces that no rule joins. Then the tiles left are
+//! a smaller problem of the same bound: each tile of more than [`WHOLE`]
+//! pieces one job, its pieces fixed inside it, the smaller ones given back
+//! as their pieces (the wrong joins are mostly there, among the last ones
+//! made). That problem is rebuilt once more (the large tiles there from
+//! the start: a pair is chosen beside them) and else searched (the
+//! caller's `solve`); where it has a plan at the bound, so has the part.
+//! Hash maps are only looked up, never walked: the result is the same on
+//! every run.
 
 use std::collections::{HashMap, VecDeque};
 
@@ -41,6 +48,10 @@ struct Tile {
     start: usize,
     end: usize,
     height: usize,
+    /// Its phases (the jobs' `width`, summed along it).
+    width: usize,
+    /// The jobs it holds.
+    jobs: usize,
     alive: bool,
     /// Its pieces, `pieces[from..to]`: (tile, offset inside this one).
     from: usize,
@@ -84,11 +95,31 @@ const SMALL: usize = 4_096;
 
 /// The offsets (by position in `jobs`) of a plan at the height of the
 /// rectangle `jobs` tile over `sections`, where they rebuild into it, and
-/// the nodes of the budget used (at most about `budget`). A rebuild that
-/// fails (on a small part, or with few tiles left) is tried again with
-/// the pieces in another order (a fixed one): which pieces are found first
-/// decides where pieces of one height meet by chance.
-pub(super) fn rebuild(jobs: &[Job], sections: usize, budget: u64) -> (Option<Vec<usize>>, u64) {
+/// the nodes of the budget used. Where a rebuild gets stuck, its tiles
+/// are rebuilt as a smaller problem, then searched by `solve` (jobs, nodes:
+/// the offsets of a plan at the bound, if found, and the nodes used), each
+/// with a quarter of `budget`. A rebuild that fails (on a small part, or
+/// with few tiles left) is tried again with the pieces in another order (a
+/// fixed one): which pieces are found first decides where pieces of one
+/// height meet by chance. The joins stop at `budget`; with the rebuilds
+/// and searches of stuck tiles, at most four times that is used.
+pub(super) fn rebuild(
+    jobs: &[Job],
+    sections: usize,
+    budget: u64,
+    mut solve: impl FnMut(&[Job], u64) -> (Option<Vec<usize>>, u64),
+) -> (Option<Vec<usize>>, u64) {
+    rebuild_at(jobs, sections, budget, &mut solve, 0)
+}
+
+/// [`rebuild`], `depth` rebuilds of stuck tiles deep.
+fn rebuild_at(
+    jobs: &[Job],
+    sections: usize,
+    budget: u64,
+    solve: &mut impl FnMut(&[Job], u64) -> (Option<Vec<usize>>, u64),
+    depth: usize,
+) -> (Option<Vec<usize>>, u64) {
     // Every offset a join gives is a sum or difference of heights: where
     // every height is a multiple of every alignment, so is every offset;
     // elsewhere the rebuild is not tried (it would mostly be wasted).
@@ -101,38 +132,108 @@ pub(super) fn rebuild(jobs: &[Job], sections: usize, budget: u64) -> (Option<Vec
     }
     let limit = budget.saturating_mul(STEPS);
     let mut steps = 0;
+    // The nodes the searches of stuck rebuilds used.
+    let mut searched = 0;
     for attempt in 0..ATTEMPTS {
         let mut order: Vec<usize> = (0..jobs.len()).collect();
         if attempt > 0 {
             order.sort_by_key(|&k| (mix(attempt, k as u64), k));
         }
-        let (placed, left, used) = once(jobs, &order, sections, limit.saturating_sub(steps));
+        let (ended, used) = once(jobs, &order, sections, align, limit.saturating_sub(steps));
         steps += used;
-        if let Some(at) = placed {
-            let mut offsets = vec![0; jobs.len()];
-            for (&k, o) in order.iter().zip(at) {
-                offsets[k] = o;
+        let left = match ended {
+            Ended::Done(at) => {
+                let mut offsets = vec![0; jobs.len()];
+                for (&k, o) in order.iter().zip(at) {
+                    offsets[k] = o;
+                }
+                return (Some(offsets), steps.div_ceil(STEPS) + searched);
             }
-            return (Some(offsets), steps.div_ceil(STEPS));
-        }
+            Ended::Stuck(left, reduced) => {
+                let reduced = reduced.by_job(&order);
+                let share = budget / ATTEMPTS;
+                let (mut found, mut nodes) = if depth < DEPTH {
+                    rebuild_at(&reduced.jobs, sections, share, solve, depth + 1)
+                } else {
+                    (None, 0)
+                };
+                if found.is_none() {
+                    let (plan, more) = solve(&reduced.jobs, share);
+                    (found, nodes) = (plan, nodes + more);
+                }
+                searched += nodes;
+                if let Some(offsets) = found.and_then(|at| reduced.expand(&at, jobs)) {
+                    return (Some(offsets), steps.div_ceil(STEPS) + searched);
+                }
+                left
+            }
+            Ended::Stopped => break,
+        };
         // Another order mends a few chance joins, not many.
         if steps >= limit || (left > jobs.len().div_ceil(NEAR) && jobs.len() > SMALL) {
             break;
         }
     }
-    (None, steps.div_ceil(STEPS))
+    (None, steps.div_ceil(STEPS) + searched)
 }
 
-/// One rebuild of `jobs` taken in `order`: the offsets by position in
-/// `order`, where they rebuild into the rectangle over `sections` (and
-/// keep their alignments), the tiles left, and the steps used (stopping
-/// past `limit`).
-fn once(
-    jobs: &[Job],
-    order: &[usize],
-    sections: usize,
-    limit: u64,
-) -> (Option<Vec<usize>>, usize, u64) {
+/// The tiles a rebuild was left with as jobs of their own: a tile of
+/// more than [`WHOLE`] jobs kept whole (one job of its span and height),
+/// the others given back as their jobs.
+struct Reduced {
+    jobs: Vec<Job>,
+    /// Each reduced job's jobs (by position) and their offsets inside it:
+    /// `members[from[k]..from[k + 1]]`.
+    members: Vec<(usize, usize)>,
+    from: Vec<usize>,
+}
+
+/// The most jobs a tile of a stuck rebuild holds to be given back as its
+/// jobs; a larger one is kept whole.
+const WHOLE: usize = 16;
+
+/// How many times the tiles of a stuck rebuild are rebuilt in turn.
+const DEPTH: usize = 1;
+
+impl Reduced {
+    /// The jobs' offsets (by position) where the reduced jobs are at `at`,
+    /// or nothing where one breaks its alignment.
+    fn expand(&self, at: &[usize], jobs: &[Job]) -> Option<Vec<usize>> {
+        let mut offsets = vec![0; jobs.len()];
+        for (k, &base) in at.iter().enumerate() {
+            for &(j, inner) in &self.members[self.from[k]..self.from[k + 1]] {
+                offsets[j] = base + inner;
+            }
+        }
+        let aligned = jobs
+            .iter()
+            .zip(&offsets)
+            .all(|(j, &o)| o % j.align.max(1) == 0);
+        aligned.then_some(offsets)
+    }
+
+    /// The members renamed from positions in `order` to jobs.
+    fn by_job(mut self, order: &[usize]) -> Self {
+        for m in &mut self.members {
+            m.0 = order[m.0];
+        }
+        self
+    }
+}
+
+/// How one rebuild ended.
+enum Ended {
+    /// The offsets by position in the order.
+    Done(Vec<usize>),
+    /// Stuck with this many tiles (members by position in the order).
+    Stuck(usize, Reduced),
+    /// Stopped by the budget.
+    Stopped,
+}
+
+/// One rebuild of `jobs` taken in `order`, stopping past `limit` steps,
+/// and the steps used.
+fn once(jobs: &[Job], order: &[usize], sections: usize, align: usize, limit: u64) -> (Ended, u64) {
     let mut board = Board {
         tiles: Vec::with_capacity(2 * jobs.len()),
         pieces: Vec::with_capacity(4 * jobs.len()),
@@ -147,7 +248,8 @@ fn once(
         limit,
     };
     for &k in order {
-        board.add(jobs[k].start, jobs[k].end, jobs[k].foot, &[]);
+        let job = &jobs[k];
+        board.add(job.start, job.end, job.foot, job.width, &[]);
     }
     board.queue = (0..jobs.len()).collect();
     while board.alive > 1 && board.steps <= board.limit {
@@ -168,37 +270,42 @@ fn once(
         && board.tiles[whole].alive
         && board.tiles[whole].start == 0
         && board.tiles[whole].end == sections;
+    if !done && board.steps > board.limit {
+        return (Ended::Stopped, board.steps);
+    }
     if !done {
-        return (None, board.alive, board.steps);
+        let reduced = board.reduce(jobs.len(), align);
+        return (Ended::Stuck(board.alive, reduced), board.steps);
     }
     let mut offsets = vec![0; jobs.len()];
-    let mut stack = vec![(whole, 0usize)];
-    while let Some((t, base)) = stack.pop() {
-        let tile = &board.tiles[t];
-        if t < jobs.len() {
-            offsets[t] = base;
-        }
-        stack.extend(
-            board.pieces[tile.from..tile.to]
-                .iter()
-                .map(|&(p, at)| (p, base + at)),
-        );
-    }
-    let aligned = order
-        .iter()
-        .zip(&offsets)
-        .all(|(&k, &o)| o % jobs[k].align.max(1) == 0);
-    (aligned.then_some(offsets), 1, board.steps)
+    board.place(whole, 0, jobs.len(), &mut |t, at| offsets[t] = at);
+    debug_assert!(
+        order
+            .iter()
+            .zip(&offsets)
+            .all(|(&k, &o)| o % jobs[k].align.max(1) == 0),
+        "every size is a multiple of every alignment"
+    );
+    (Ended::Done(offsets), board.steps)
 }
 
 impl Board {
     /// A new tile of these pieces (offsets inside it); its neighbours,
     /// which it may complete a windmill for, go back in the queue.
-    fn add(&mut self, start: usize, end: usize, height: usize, pieces: &[(usize, usize)]) -> usize {
+    fn add(
+        &mut self,
+        start: usize,
+        end: usize,
+        height: usize,
+        width: usize,
+        pieces: &[(usize, usize)],
+    ) {
         let t = self.tiles.len();
         let from = self.pieces.len();
+        let mut jobs = usize::from(pieces.is_empty());
         for &(p, _) in pieces {
             self.tiles[p].alive = false;
+            jobs += self.tiles[p].jobs;
         }
         self.alive = self.alive + 1 - pieces.len();
         self.pieces.extend_from_slice(pieces);
@@ -206,6 +313,8 @@ impl Board {
             start,
             end,
             height,
+            width,
+            jobs,
             alive: true,
             from,
             to: self.pieces.len(),
@@ -244,35 +353,98 @@ impl Board {
             group.listed = true;
             self.crowded.push_back((start, end));
         }
-        t
     }
 
-    /// An alive tile of span `[start, end)` and this height (a scan of the
-    /// tiles starting there: no hashing in the windmill's inner loop, and
-    /// every tile looked at is counted).
-    fn find(&mut self, start: usize, end: usize, height: usize) -> Option<usize> {
-        let list = &self.by_start[start];
-        self.steps += 1 + list.len() as u64;
-        list.iter().copied().find(|&u| {
+    /// Calls `at(job, offset)` for each job (the first `n` tiles) in tile
+    /// `t` placed at `base`.
+    fn place(&self, t: usize, base: usize, n: usize, at: &mut impl FnMut(usize, usize)) {
+        let mut stack = vec![(t, base)];
+        while let Some((t, base)) = stack.pop() {
+            let tile = &self.tiles[t];
+            if t < n {
+                at(t, base);
+            }
+            stack.extend(
+                self.pieces[tile.from..tile.to]
+                    .iter()
+                    .map(|&(p, at)| (p, base + at)),
+            );
+        }
+    }
+
+    /// The tiles alive as a smaller problem (see [`Reduced`]), the jobs
+    /// of its members (the first `n` tiles) by position.
+    fn reduce(&mut self, n: usize, align: usize) -> Reduced {
+        let mut reduced = Reduced {
+            jobs: Vec::new(),
+            members: Vec::with_capacity(n),
+            from: vec![0],
+        };
+        for t in 0..self.tiles.len() {
+            let tile = &self.tiles[t];
+            if !tile.alive {
+                continue;
+            }
+            let whole = tile.jobs > WHOLE;
+            let mut members = Vec::new();
+            self.place(t, 0, n, &mut |j, at| members.push((j, at)));
+            self.steps += members.len() as u64;
+            if whole {
+                reduced.members.extend(members);
+                reduced.from.push(reduced.members.len());
+                reduced.jobs.push(Job {
+                    start: tile.start,
+                    end: tile.end,
+                    foot: tile.height,
+                    align,
+                    width: tile.width,
+                    item: reduced.jobs.len(),
+                });
+            } else {
+                for (j, _) in members {
+                    let leaf = &self.tiles[j];
+                    reduced.members.push((j, 0));
+                    reduced.from.push(reduced.members.len());
+                    reduced.jobs.push(Job {
+                        start: leaf.start,
+                        end: leaf.end,
+                        foot: leaf.height,
+                        align,
+                        width: leaf.width,
+                        item: reduced.jobs.len(),
+                    });
+                }
+            }
+        }
+        reduced
+    }
+
+    /// An alive tile of span `[start, end)` and this height, if `height`
+    /// is given, else of any height (every tile looked at is counted).
+    fn find(&mut self, start: usize, end: usize, height: Option<usize>) -> Option<usize> {
+        self.steps += 1;
+        let group = self.by_window.get(&(start, end))?;
+        self.steps += group.tiles.len() as u64;
+        group.tiles.iter().copied().find(|&u| {
             let tile = &self.tiles[u];
-            tile.alive && tile.end == end && tile.height == height
+            tile.alive && height.is_none_or(|h| tile.height == h)
         })
     }
 
     /// Joins the windmill `c` is the centre of, if its four blades are there.
     fn windmill(&mut self, c: usize) -> bool {
         let (a, b, hc) = (self.tiles[c].start, self.tiles[c].end, self.tiles[c].height);
-        let lefts: Vec<usize> = self.by_end[a]
-            .iter()
-            .copied()
-            .filter(|&l| self.tiles[l].alive && self.tiles[l].height > hc)
-            .collect();
-        let rights: Vec<usize> = self.by_start[b]
-            .iter()
-            .copied()
-            .filter(|&r| self.tiles[r].alive && self.tiles[r].height > hc)
-            .collect();
         self.steps += (self.by_end[a].len() + self.by_start[b].len()) as u64;
+        // A blade is of use only where a tile spans from it to the far
+        // side of the centre (the piece under or over): looked up once.
+        let mut lefts = self.by_end[a].clone();
+        lefts.retain(|&l| self.tiles[l].alive && self.tiles[l].height > hc);
+        lefts.retain(|&l| self.find(self.tiles[l].start, b, None).is_some());
+        let mut rights = self.by_start[b].clone();
+        rights.retain(|&r| self.tiles[r].alive && self.tiles[r].height > hc);
+        if !lefts.is_empty() {
+            rights.retain(|&r| self.find(a, self.tiles[r].end, None).is_some());
+        }
         for &l in &lefts {
             for &r in &rights {
                 self.steps += 1;
@@ -282,15 +454,16 @@ impl Board {
                 let (x, hl) = (self.tiles[l].start, self.tiles[l].height);
                 let (y, hr) = (self.tiles[r].end, self.tiles[r].height);
                 // The five spans differ, so no tile is found twice.
-                let Some(under) = self.find(x, b, hr - hc) else {
+                let Some(under) = self.find(x, b, Some(hr - hc)) else {
                     continue;
                 };
-                let Some(over) = self.find(a, y, hl - hc) else {
+                let Some(over) = self.find(a, y, Some(hl - hc)) else {
                     continue;
                 };
                 let low = hr - hc;
                 let pieces = [(under, 0), (r, 0), (c, low), (l, low), (over, hr)];
-                self.add(x, y, hl + low, &pieces);
+                let width = self.tiles[l].width + self.tiles[c].width + self.tiles[r].width;
+                self.add(x, y, hl + low, width, &pieces);
                 return true;
             }
         }
@@ -303,11 +476,13 @@ impl Board {
         self.steps += (self.by_start[e].len() + self.by_end[s].len()) as u64;
         let same = |u: &usize| self.tiles[*u].alive && self.tiles[*u].height == h;
         if let Some(u) = self.by_start[e].iter().copied().find(same) {
-            self.add(s, self.tiles[u].end, h, &[(t, 0), (u, 0)]);
+            let width = self.tiles[t].width + self.tiles[u].width;
+            self.add(s, self.tiles[u].end, h, width, &[(t, 0), (u, 0)]);
             return true;
         }
         if let Some(u) = self.by_end[s].iter().copied().find(same) {
-            self.add(self.tiles[u].start, e, h, &[(u, 0), (t, 0)]);
+            let width = self.tiles[t].width + self.tiles[u].width;
+            self.add(self.tiles[u].start, e, h, width, &[(u, 0), (t, 0)]);
             return true;
         }
         false
@@ -338,7 +513,8 @@ impl Board {
         let Some(u) = found else {
             return false;
         };
-        self.add(s, e, h + self.tiles[u].height, &[(t, 0), (u, h)]);
+        let (hu, width) = (self.tiles[u].height, self.tiles[t].width);
+        self.add(s, e, h + hu, width, &[(t, 0), (u, h)]);
         true
     }
 
@@ -355,7 +531,8 @@ impl Board {
             let mut alive = group.tiles.iter().copied().filter(|&u| self.tiles[u].alive);
             if let (Some(u), Some(v)) = (alive.next(), alive.next()) {
                 let (hu, hv) = (self.tiles[u].height, self.tiles[v].height);
-                self.add(span.0, span.1, hu + hv, &[(u, 0), (v, hu)]);
+                let width = self.tiles[u].width;
+                self.add(span.0, span.1, hu + hv, width, &[(u, 0), (v, hu)]);
                 return true;
             }
         }

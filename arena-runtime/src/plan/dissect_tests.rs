@@ -47,7 +47,7 @@ fn a_windmill_of_either_turning_is_rebuilt() {
     let other = one.map(|(s, e, h)| (6 - e, 6 - s, h));
     for spans in [one, other] {
         let jobs = jobs(&spans, 1);
-        let (off, nodes) = rebuild(&jobs, 6, 10);
+        let (off, nodes) = rebuild(&jobs, 6, 10, unsolved);
         let off = off.expect("a windmill");
         tiles(&jobs, &off, 6, 9);
         assert!(nodes <= 1);
@@ -74,7 +74,7 @@ fn straight_cuts_are_rebuilt_and_windmills_inside_them() {
         let mut spans = spans;
         spans.rotate_left(turn);
         let jobs = jobs(&spans, 1);
-        let (off, _) = rebuild(&jobs, 8, 10);
+        let (off, _) = rebuild(&jobs, 8, 10, unsolved);
         tiles(&jobs, &off.expect("a dissection"), 8, 11);
     }
 }
@@ -84,14 +84,14 @@ fn what_no_join_rebuilds_is_left_to_the_search() {
     // [0, 1) and [1, 3) of 1 join, [0, 2) of 2 joins nothing: no
     // rectangle (3, 3 and 1 bytes in the three sections).
     let jobs = jobs(&[(0, 2, 2), (1, 3, 1), (0, 1, 1)], 1);
-    assert_eq!(rebuild(&jobs, 3, 10).0, None);
+    assert_eq!(rebuild(&jobs, 3, 10, unsolved).0, None);
     // Heights that are not multiples of an alignment: the offsets of
     // the joins would break it, so nothing is tried.
     let jobs = jobs_aligned();
-    assert_eq!(rebuild(&jobs, 2, 10).0, None);
+    assert_eq!(rebuild(&jobs, 2, 10, unsolved).0, None);
     // No budget: no more than about one node of work.
     let spans = [(2, 4, 3), (0, 2, 7), (4, 6, 5), (0, 4, 2), (2, 6, 4)];
-    let (_, nodes) = rebuild(&self::jobs(&spans, 1), 6, 0);
+    let (_, nodes) = rebuild(&self::jobs(&spans, 1), 6, 0, unsolved);
     assert!(nodes <= 1);
 }
 
@@ -107,14 +107,49 @@ fn the_budget_bounds_the_joins_on_hostile_pieces() {
     spans.extend((0..n).map(|k| (n + 1, n + 2 + k, 3)));
     let jobs = jobs(&spans, 1);
     for budget in [0, 10, 100] {
-        let (off, nodes) = rebuild(&jobs, 2 * n + 1, budget);
+        let (off, nodes) = rebuild(&jobs, 2 * n + 1, budget, unsolved);
         assert_eq!(off, None);
         assert!(nodes <= budget + 2, "{nodes} nodes of {budget}");
     }
+}
+
+/// A search of a stuck rebuild's tiles that finds nothing.
+fn unsolved(_: &[Job], _: u64) -> (Option<Vec<usize>>, u64) {
+    (None, 0)
 }
 
 /// Two jobs of 3 and 5 bytes over one span, each aligned to 8:
 /// stacked, the second would sit at 3 or 5.
 fn jobs_aligned() -> Vec<Job> {
     jobs(&[(0, 2, 3), (0, 2, 5)], 8)
+}
+
+#[test]
+fn a_stuck_rebuild_hands_its_tiles_to_the_search_the_large_ones_whole() {
+    // Seventeen pieces of one span stack into one tile; [2, 3) of 40 and
+    // [2, 4) of 50 join nothing: no rectangle.
+    let mut spans = vec![(0, 2, 1); 17];
+    spans.extend([(2, 3, 40), (2, 4, 50)]);
+    let jobs = jobs(&spans, 1);
+    let mut seen = Vec::new();
+    let (off, nodes) = rebuild(&jobs, 4, 100, |reduced: &[Job], budget| {
+        seen.push((
+            reduced
+                .iter()
+                .map(|j| (j.start, j.end, j.foot))
+                .collect::<Vec<_>>(),
+            budget,
+        ));
+        // The search's plan: each job 100 above the last.
+        (Some((0..reduced.len()).map(|k| 100 * k).collect()), 7)
+    });
+    // Kept whole, the seventeen are one job (rebuilt once more as a
+    // problem of three, stuck again, then searched).
+    assert_eq!(seen, [(vec![(2, 3, 40), (2, 4, 50), (0, 2, 17)], 6)]);
+    let off = off.expect("the search's plan");
+    assert_eq!((off[17], off[18]), (0, 100));
+    let mut stacked = off[..17].to_vec();
+    stacked.sort_unstable();
+    assert_eq!(stacked, (200..217).collect::<Vec<_>>());
+    assert!(nodes >= 7, "the search's nodes are counted: {nodes}");
 }

@@ -62,20 +62,26 @@
 //! of time stacked, first a pair whose sum is the height of a piece beside
 //! them. Each join places its pieces inside the new rectangle, so one left
 //! spanning the part is a plan at the bound; where pieces no rule joins are
-//! left (a join of pieces of one height or span that met by chance), it is
-//! tried again in up to three more fixed orders where the part has at
-//! most 4,096 pieces or few were left (one in 64 or fewer), then the
-//! search goes on as before. What made the difference on OmniMalloc's
-//! pinwheels (windmills within windmills, no straight cut crossing
-//! them): every one of 2,001 to 10,001 buffers at every makespan at the
-//! optimum (from 1.18 to 1.26 above it over 1,024 phases), each in under
-//! a second; of 284 problems
-//! of OmniMalloc's families and this repository's, 46 more at the optimum,
-//! three higher (large tilings whose rebuild failed: its share moved the
-//! bisection). Where phases are few and many pieces share a span or a
-//! height by chance (OmniMalloc's tilings of 2,001 and more over 1,024
-//! phases; this repository's pinwheels of 5,001 there, heights in steps of
-//! 1 KiB), a wrong join is met only later and the rebuild fails.
+//! left (a join of pieces of one height or span that met by chance), the
+//! tiles left are a smaller problem: each of more than 16 pieces one
+//! buffer, its pieces fixed inside it, the smaller ones cut back into
+//! their pieces (the wrong joins are mostly there). That problem is
+//! rebuilt once more, then searched; where neither gives a plan at the
+//! bound, the whole is tried again in up to three more fixed orders
+//! where the part has at most 4,096 pieces or few were left (one in 64
+//! or fewer), then the search goes on as before. What made the
+//! difference on OmniMalloc's pinwheels (windmills within windmills, no
+//! straight cut crossing them): every one of 2,001 to 10,001 buffers at
+//! every makespan at the optimum (from 1.18 to 1.26 above it over 1,024
+//! phases), each in under a second; of 284 problems of OmniMalloc's
+//! families and this repository's, 46 more at the optimum. What made the
+//! difference on its tilings, where phases are few and many pieces share
+//! a span or a height by chance: the search over a stuck rebuild's tiles,
+//! a few hundred buffers where the part had thousands, most of them whole
+//! rectangles (tilings of 2,001 to 5,001 over 1,024 phases and of 10,001
+//! over 65,536 and more from 1.12-1.26 to the optimum; 280 of the 284 at
+//! it, from 265). Over 1,024 phases, 10,001 pieces still leave wrong joins
+//! inside the large tiles, and the rebuild fails.
 //!
 //! **The search** (in the manner of MiniMalloc, Moffitt, ASPLOS 2023)
 //! answers "is there a plan at or below this height?" depth first over

@@ -48,7 +48,22 @@ impl Parts<'_> {
             }
             let share = (left as u128 * part.len() as u128 / packed.max(1) as u128) as u64 / 8;
             let (local, sections) = local(jobs, part);
-            let (rebuilt, used) = dissect::rebuild(&local, sections, share);
+            // Where it gets stuck, the tiles it was left with are
+            // searched as jobs of their own.
+            let bound = self.bounds[p].max(self.bound);
+            let search = |reduced: &[search::Job], budget: u64| {
+                let rounded = rounds(
+                    reduced,
+                    sections,
+                    Vec::new(),
+                    bound,
+                    bound + 1,
+                    (budget, 0),
+                    Some(self.aim),
+                );
+                (rounded.best.map(|found| found.offsets), rounded.nodes)
+            };
+            let (rebuilt, used) = dissect::rebuild(&local, sections, share, search);
             left = left.saturating_sub(used);
             if let Some(off) = rebuilt {
                 for (&j, &o) in part.iter().zip(&off) {

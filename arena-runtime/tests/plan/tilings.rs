@@ -629,3 +629,23 @@ fn pinwheels_are_rebuilt_as_the_rectangle_they_were_cut_from() {
         at_optimum(&what, &pinwheels(n, width, seed, even));
     }
 }
+
+/// Tilings over few phases, where many pieces share a span or a height by
+/// chance and the rebuild joins some wrongly: the tiles it is left with,
+/// the small ones cut back into their buffers, are rebuilt once more and
+/// searched as a problem of their own (on the previous tree: 1.2371,
+/// 1.2287 and 1.3301 of the optimum).
+#[test]
+fn a_stuck_rebuild_is_finished_by_the_search_over_its_tiles() {
+    let problems = [
+        ("2,001 over 1,024 phases, seed 2", by_area(2_001, 1_024, 2)),
+        ("2,001 over 1,024 phases, seed 7", by_area(2_001, 1_024, 7)),
+        (
+            "5,001 over 65,536 phases, seed 6",
+            by_area(5_001, 65_536, 6),
+        ),
+    ];
+    for (name, items) in problems {
+        at_optimum(name, &items);
+    }
+}
