@@ -57,7 +57,8 @@ impl Parts<'_> {
                     sections,
                     Vec::new(),
                     bound,
-                    bound + 1,
+                    // Only a plan at the bound is of use.
+                    bound.saturating_add(1),
                     (budget, 0),
                     Some(self.aim),
                 );
