@@ -212,6 +212,26 @@ impl Reduced {
         aligned.then_some(offsets)
     }
 
+    /// A job of `tile`'s span and height, holding `members` (jobs by
+    /// position, offsets inside it).
+    fn push(
+        &mut self,
+        tile: &Tile,
+        align: usize,
+        members: impl IntoIterator<Item = (usize, usize)>,
+    ) {
+        self.members.extend(members);
+        self.from.push(self.members.len());
+        self.jobs.push(Job {
+            start: tile.start,
+            end: tile.end,
+            foot: tile.height,
+            align,
+            width: tile.width,
+            item: self.jobs.len(),
+        });
+    }
+
     /// The members renamed from positions in `order` to jobs.
     fn by_job(mut self, order: &[usize]) -> Self {
         for m in &mut self.members {
@@ -385,34 +405,14 @@ impl Board {
             if !tile.alive {
                 continue;
             }
-            let whole = tile.jobs > WHOLE;
             let mut members = Vec::new();
             self.place(t, 0, n, &mut |j, at| members.push((j, at)));
             self.steps += members.len() as u64;
-            if whole {
-                reduced.members.extend(members);
-                reduced.from.push(reduced.members.len());
-                reduced.jobs.push(Job {
-                    start: tile.start,
-                    end: tile.end,
-                    foot: tile.height,
-                    align,
-                    width: tile.width,
-                    item: reduced.jobs.len(),
-                });
+            if tile.jobs > WHOLE {
+                reduced.push(tile, align, members);
             } else {
                 for (j, _) in members {
-                    let leaf = &self.tiles[j];
-                    reduced.members.push((j, 0));
-                    reduced.from.push(reduced.members.len());
-                    reduced.jobs.push(Job {
-                        start: leaf.start,
-                        end: leaf.end,
-                        foot: leaf.height,
-                        align,
-                        width: leaf.width,
-                        item: reduced.jobs.len(),
-                    });
+                    reduced.push(&self.tiles[j], align, [(j, 0)]);
                 }
             }
         }
