@@ -50,8 +50,6 @@ struct Tile {
     height: usize,
     /// Its phases (the jobs' `width`, summed along it).
     width: usize,
-    /// The jobs it holds.
-    jobs: usize,
     alive: bool,
     /// Its pieces, `pieces[from..to]`: (tile, offset inside this one).
     from: usize,
@@ -142,15 +140,8 @@ fn rebuild_at(
         let (ended, used) = once(jobs, &order, sections, align, limit.saturating_sub(steps));
         steps += used;
         let left = match ended {
-            Ended::Done(at) => {
-                let mut offsets = vec![0; jobs.len()];
-                for (&k, o) in order.iter().zip(at) {
-                    offsets[k] = o;
-                }
-                return (Some(offsets), steps.div_ceil(STEPS) + searched);
-            }
+            Ended::Done(offsets) => return (Some(offsets), steps.div_ceil(STEPS) + searched),
             Ended::Stuck(left, reduced) => {
-                let reduced = reduced.by_job(&order);
                 let share = budget / ATTEMPTS;
                 let (mut found, mut nodes) = if depth < DEPTH {
                     rebuild_at(&reduced.jobs, sections, share, solve, depth + 1)
@@ -231,21 +222,13 @@ impl Reduced {
             item: self.jobs.len(),
         });
     }
-
-    /// The members renamed from positions in `order` to jobs.
-    fn by_job(mut self, order: &[usize]) -> Self {
-        for m in &mut self.members {
-            m.0 = order[m.0];
-        }
-        self
-    }
 }
 
 /// How one rebuild ended.
 enum Ended {
-    /// The offsets by position in the order.
+    /// The offsets (by position in the jobs).
     Done(Vec<usize>),
-    /// Stuck with this many tiles (members by position in the order).
+    /// Stuck with this many tiles.
     Stuck(usize, Reduced),
     /// Stopped by the budget.
     Stopped,
@@ -294,16 +277,15 @@ fn once(jobs: &[Job], order: &[usize], sections: usize, align: usize, limit: u64
         return (Ended::Stopped, board.steps);
     }
     if !done {
-        let reduced = board.reduce(jobs.len(), align);
+        let reduced = board.reduce(order, align);
         return (Ended::Stuck(board.alive, reduced), board.steps);
     }
     let mut offsets = vec![0; jobs.len()];
-    board.place(whole, 0, jobs.len(), &mut |t, at| offsets[t] = at);
+    board.place(whole, 0, jobs.len(), &mut |t, at| offsets[order[t]] = at);
     debug_assert!(
-        order
-            .iter()
+        jobs.iter()
             .zip(&offsets)
-            .all(|(&k, &o)| o % jobs[k].align.max(1) == 0),
+            .all(|(j, &o)| o % j.align.max(1) == 0),
         "every size is a multiple of every alignment"
     );
     (Ended::Done(offsets), board.steps)
@@ -322,10 +304,8 @@ impl Board {
     ) {
         let t = self.tiles.len();
         let from = self.pieces.len();
-        let mut jobs = usize::from(pieces.is_empty());
         for &(p, _) in pieces {
             self.tiles[p].alive = false;
-            jobs += self.tiles[p].jobs;
         }
         self.alive = self.alive + 1 - pieces.len();
         self.pieces.extend_from_slice(pieces);
@@ -334,7 +314,6 @@ impl Board {
             end,
             height,
             width,
-            jobs,
             alive: true,
             from,
             to: self.pieces.len(),
@@ -392,9 +371,10 @@ impl Board {
         }
     }
 
-    /// The tiles alive as a smaller problem (see [`Reduced`]), the jobs
-    /// of its members (the first `n` tiles) by position.
-    fn reduce(&mut self, n: usize, align: usize) -> Reduced {
+    /// The tiles alive as a smaller problem (see [`Reduced`]); the first
+    /// tiles are the jobs in `order`.
+    fn reduce(&mut self, order: &[usize], align: usize) -> Reduced {
+        let n = order.len();
         let mut reduced = Reduced {
             jobs: Vec::new(),
             members: Vec::with_capacity(n),
@@ -408,11 +388,11 @@ impl Board {
             let mut members = Vec::new();
             self.place(t, 0, n, &mut |j, at| members.push((j, at)));
             self.steps += members.len() as u64;
-            if tile.jobs > WHOLE {
-                reduced.push(tile, align, members);
+            if members.len() > WHOLE {
+                reduced.push(tile, align, members.iter().map(|&(j, at)| (order[j], at)));
             } else {
                 for (j, _) in members {
-                    reduced.push(&self.tiles[j], align, [(j, 0)]);
+                    reduced.push(&self.tiles[j], align, [(order[j], 0)]);
                 }
             }
         }
