@@ -271,9 +271,12 @@ struct Tried {
 }
 
 impl Rounds<'_> {
-    /// The best plan's height in units.
+    /// The best plan's height in units, rounded up: a height between two
+    /// units (a caller's `bound + 1`: only a plan at the bound is of use)
+    /// counts as the unit above, else it would be the bound itself and
+    /// the rounds would end after their first attempt.
     fn in_units(&self) -> usize {
-        self.height / self.unit
+        self.height.div_ceil(self.unit)
     }
 
     /// Whether more than half of `before` (the nodes left when a round
@@ -356,3 +359,7 @@ impl Rounds<'_> {
 const fn gcd(a: usize, b: usize) -> usize {
     if b == 0 { a } else { gcd(b, a % b) }
 }
+
+#[cfg(test)]
+#[path = "rounds_tests.rs"]
+mod tests;

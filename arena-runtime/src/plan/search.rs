@@ -529,4 +529,4 @@ use trail::Trail;
 
 #[cfg(test)]
 #[path = "search_tests.rs"]
-mod tests;
+pub(super) mod tests;

@@ -65,7 +65,7 @@ fn optimum_above(jobs: &[Job], base: &[usize]) -> usize {
 }
 
 /// A stream of draws from `seed`: each call a value below its argument.
-fn draws(mut seed: u64) -> impl FnMut(u64) -> usize {
+pub(crate) fn draws(mut seed: u64) -> impl FnMut(u64) -> usize {
     move |n: u64| {
         seed = super::super::base::mix(seed, 1);
         (seed % n) as usize
@@ -210,7 +210,7 @@ fn the_pairs_counted_are_the_pairs_listed() {
 /// drawn from `next`: its rectangles (sections, then bytes, each as a
 /// half-open range) in shuffled order, and their jobs.
 #[allow(clippy::type_complexity)]
-fn perfect_packing(
+pub(crate) fn perfect_packing(
     next: &mut impl FnMut(u64) -> usize,
     width: usize,
     height: usize,
