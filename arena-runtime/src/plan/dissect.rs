@@ -14,12 +14,16 @@
 //!   `hL - hc`: the five are the rectangle `[L.start, R.end)` of height
 //!   `hL + hR - hc` (the first of the two under `L` and the centre, the
 //!   second over the centre and `R`).
+//! - *Stacked*: two rectangles of one span of time whose sum is the height
+//!   of a rectangle beside their span (the two are the piece of a cut in
+//!   time).
 //! - *Side by side*: two rectangles of one height, one ending where the
-//!   other starts.
-//! - *Stacked*: two rectangles of one span of time. Where several share it,
-//!   a pair is chosen only once nothing else joins: first one whose sum is
-//!   the height of a rectangle beside their span (the two are the piece of
-//!   a cut in time), else the first pair.
+//!   other starts. Where many pieces share a start, an end and a height,
+//!   two of them meet by chance: a pair joins at once only where the
+//!   rectangle it makes would join another (one of its span, or one of its
+//!   height beside it), the others once nothing else joins.
+//! - *Stacked*, any pair: where several share a span, a pair is chosen
+//!   only once nothing else joins (the first).
 //!
 //! Each join places its pieces inside the new rectangle, so a single one
 //! left, spanning the part, is a plan at the bound. A join of pieces that
@@ -73,8 +77,12 @@ struct Board {
     /// Spans with two tiles or more alive (some maybe fewer now).
     crowded: VecDeque<(usize, usize)>,
     queue: VecDeque<usize>,
-    /// Tiles no windmill joins now, to be tried side by side.
+    /// Tiles no windmill joins now, to be tried stacked on a sum beside
+    /// them or side by side.
     beside: VecDeque<usize>,
+    /// Tiles whose join side by side nothing else would join now, to be
+    /// tried once nothing else joins.
+    later: VecDeque<usize>,
     alive: usize,
     steps: u64,
     /// The steps past which every join gives up.
@@ -246,6 +254,7 @@ fn once(jobs: &[Job], order: &[usize], sections: usize, align: usize, limit: u64
         crowded: VecDeque::new(),
         queue: VecDeque::new(),
         beside: VecDeque::new(),
+        later: VecDeque::new(),
         alive: 0,
         steps: 0,
         limit,
@@ -261,8 +270,12 @@ fn once(jobs: &[Job], order: &[usize], sections: usize, align: usize, limit: u64
                 board.beside.push_back(t);
             }
         } else if let Some(t) = board.beside.pop_front() {
-            if board.tiles[t].alive && !board.side_by_side(t) {
-                board.pair(t);
+            if board.tiles[t].alive && !board.pair(t) && !board.side_by_side(t, true) {
+                board.later.push_back(t);
+            }
+        } else if let Some(t) = board.later.pop_front() {
+            if board.tiles[t].alive {
+                board.side_by_side(t, false);
             }
         } else if !board.stack() {
             break;
@@ -450,22 +463,40 @@ impl Board {
         false
     }
 
-    /// Joins `t` with a tile of its height beside it, if there is one.
-    fn side_by_side(&mut self, t: usize) -> bool {
+    /// Joins `t` with a tile of its height beside it, if there is one
+    /// (where `sure`, only if the tile they make would join another now).
+    fn side_by_side(&mut self, t: usize, sure: bool) -> bool {
         let (s, e, h) = (self.tiles[t].start, self.tiles[t].end, self.tiles[t].height);
         self.steps += (self.by_start[e].len() + self.by_end[s].len()) as u64;
         let same = |u: &usize| self.tiles[*u].alive && self.tiles[*u].height == h;
-        if let Some(u) = self.by_start[e].iter().copied().find(same) {
-            let width = self.tiles[t].width + self.tiles[u].width;
-            self.add(s, self.tiles[u].end, h, width, &[(t, 0), (u, 0)]);
+        let (u, x, y, pieces) = if let Some(u) = self.by_start[e].iter().copied().find(same) {
+            (u, s, self.tiles[u].end, [(t, 0), (u, 0)])
+        } else if let Some(u) = self.by_end[s].iter().copied().find(same) {
+            (u, self.tiles[u].start, e, [(u, 0), (t, 0)])
+        } else {
+            return false;
+        };
+        if sure && !self.joins_on(x, y, h) {
+            return false;
+        }
+        let width = self.tiles[t].width + self.tiles[u].width;
+        self.add(x, y, h, width, &pieces);
+        true
+    }
+
+    /// Whether a tile of span `[x, y)` and height `h` would join one now:
+    /// one of its span, or one of its height beside it (neither is one of
+    /// the two it would be made of: their spans differ).
+    fn joins_on(&mut self, x: usize, y: usize, h: usize) -> bool {
+        if self.find(x, y, None).is_some() {
             return true;
         }
-        if let Some(u) = self.by_end[s].iter().copied().find(same) {
-            let width = self.tiles[t].width + self.tiles[u].width;
-            self.add(self.tiles[u].start, e, h, width, &[(u, 0), (t, 0)]);
-            return true;
-        }
-        false
+        self.steps += (self.by_end[x].len() + self.by_start[y].len()) as u64;
+        let tiles = &self.tiles;
+        self.by_end[x]
+            .iter()
+            .chain(&self.by_start[y])
+            .any(|&w| tiles[w].alive && tiles[w].height == h)
     }
 
     /// Stacks `t` with a tile of its span whose sum with it is the height

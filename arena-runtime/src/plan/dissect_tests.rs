@@ -153,3 +153,31 @@ fn a_stuck_rebuild_hands_its_tiles_to_the_search_the_large_ones_whole() {
     assert_eq!(stacked, (200..217).collect::<Vec<_>>());
     assert!(nodes >= 7, "the search's nodes are counted: {nodes}");
 }
+
+/// Pieces where some of one height meet by chance: `[0, 3)` of 1 byte
+/// ends where two pieces `[3, 4)` of 1 byte start, only one of them in
+/// line with it in the rectangle. Joined side by side at once (as
+/// before), the tiles left join no more in any of the rebuild's orders;
+/// joined only where the rectangle made would join another, or once
+/// nothing else joins, they rebuild.
+#[test]
+fn pieces_that_meet_by_chance_wait_for_a_join_that_follows() {
+    let rects = [
+        (3, 4, 1, 2),
+        (4, 5, 0, 1),
+        (3, 4, 2, 4),
+        (4, 6, 2, 4),
+        (1, 3, 1, 4),
+        (4, 5, 1, 2),
+        (5, 6, 0, 2),
+        (0, 1, 1, 7),
+        (1, 6, 4, 6),
+        (1, 6, 6, 7),
+        (0, 3, 0, 1),
+        (3, 4, 0, 1),
+    ];
+    let spans = rects.map(|(x0, x1, y0, y1)| (x0, x1, y1 - y0));
+    let jobs = jobs(&spans, 1);
+    let (off, _) = rebuild(&jobs, 6, 1_000, unsolved);
+    tiles(&jobs, &off.expect("a dissection"), 6, 7);
+}
