@@ -36,8 +36,13 @@ impl Parts<'_> {
         // The parts whose neighbourhoods all failed: another pass would
         // repeat them.
         let mut stalled = vec![false; parts.len()];
-        // A perfect packing first rebuilt as a dissection, with an eighth
-        // of its share: where it rebuilds, its plan is at the bound.
+        // A perfect packing first rebuilt as a dissection: where it
+        // rebuilds, its plan is at the bound. Up to [`SHARED`] buffers
+        // with half of its share (where the rebuild gets stuck, the search
+        // of the tiles it was left with, a smaller problem, is more likely
+        // to reach the bound than the search of the whole), above that
+        // with an eighth (the tiles left are larger problems, and the
+        // bisection and the neighbourhoods need the rest).
         let packed: usize = (0..parts.len())
             .filter(|&p| heights[p] > self.aim && self.perfect[p])
             .map(|p| parts[p].len())
@@ -46,7 +51,8 @@ impl Parts<'_> {
             if heights[p] <= self.aim || !self.perfect[p] {
                 continue;
             }
-            let share = (left as u128 * part.len() as u128 / packed.max(1) as u128) as u64 / 8;
+            let part_share = (left as u128 * part.len() as u128 / packed.max(1) as u128) as u64;
+            let share = part_share / if part.len() <= SHARED { 2 } else { 8 };
             let (local, sections) = local(jobs, part);
             // Where it gets stuck, the tiles it was left with are
             // searched as jobs of their own.
