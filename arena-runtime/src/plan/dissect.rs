@@ -34,8 +34,10 @@
 //! as their pieces (the wrong joins are mostly there, among the last ones
 //! made). That problem is rebuilt once more (the large tiles there from
 //! the start: a pair is chosen beside them) and else searched (the
-//! caller's `solve`); where it has a plan at the bound, so has the part.
-//! Hash maps are only looked up, never walked: the result is the same on
+//! caller's `solve`), with half of what the budget has left; where it has
+//! a plan at the bound, so has the part. Where nothing has, the tiles of
+//! the first stuck rebuild are handed back: a plan of theirs at any height
+//! is one of the part's. Hash maps are only looked up, never walked: the result is the same on
 //! every run.
 
 use std::collections::{HashMap, VecDeque};
@@ -99,22 +101,34 @@ const NEAR: usize = 64;
 /// The most pieces a part may have to be tried in every order.
 const SMALL: usize = 4_096;
 
-/// The offsets (by position in `jobs`) of a plan at the height of the
-/// rectangle `jobs` tile over `sections`, where they rebuild into it, and
-/// the nodes of the budget used. Where a rebuild gets stuck, its tiles
-/// are rebuilt as a smaller problem, then searched by `solve` (jobs, nodes:
-/// the offsets of a plan at the bound, if found, and the nodes used), each
-/// with a quarter of `budget`. A rebuild that fails (on a small part, or
-/// with few tiles left) is tried again with the pieces in another order (a
-/// fixed one): which pieces are found first decides where pieces of one
-/// height meet by chance. The joins stop at `budget`; with the rebuilds
-/// and searches of stuck tiles, at most four times that is used.
+/// What [`rebuild`] found.
+pub(super) struct Rebuilt {
+    /// The offsets (by position in the jobs) of a plan at the height of
+    /// the rectangle they tile, where they rebuild into it.
+    pub(super) offsets: Option<Vec<usize>>,
+    /// The nodes of the budget used.
+    pub(super) nodes: u64,
+    /// Where the first rebuild got stuck (and nothing found a plan): the
+    /// tiles it was left with, a smaller problem whose plans are plans of
+    /// the jobs.
+    pub(super) stuck: Option<Reduced>,
+}
+
+/// Rebuilds `jobs`, which tile a rectangle over `sections`, into it, with
+/// `budget` nodes in all. Where a rebuild gets stuck, its tiles are
+/// rebuilt as a smaller problem, then searched by `solve` (jobs, nodes:
+/// the offsets of a plan at the bound, if found, and the nodes used),
+/// with half of what the budget has left (the rebuild of the tiles a
+/// quarter). A rebuild that fails (on a small part, or with few tiles
+/// left) is tried again with the pieces in another order (a fixed one):
+/// which pieces are found first decides where pieces of one height meet
+/// by chance.
 pub(super) fn rebuild(
     jobs: &[Job],
     sections: usize,
     budget: u64,
     mut solve: impl FnMut(&[Job], u64) -> (Option<Vec<usize>>, u64),
-) -> (Option<Vec<usize>>, u64) {
+) -> Rebuilt {
     rebuild_at(jobs, sections, budget, &mut solve, 0)
 }
 
@@ -125,7 +139,12 @@ fn rebuild_at(
     budget: u64,
     solve: &mut impl FnMut(&[Job], u64) -> (Option<Vec<usize>>, u64),
     depth: usize,
-) -> (Option<Vec<usize>>, u64) {
+) -> Rebuilt {
+    let mut rebuilt = Rebuilt {
+        offsets: None,
+        nodes: 0,
+        stuck: None,
+    };
     // Every offset a join gives is a sum or difference of heights: where
     // every height is a multiple of every alignment, so is every offset;
     // elsewhere the rebuild is not tried (it would mostly be wasted).
@@ -134,53 +153,66 @@ fn rebuild_at(
         .iter()
         .any(|j| j.start >= j.end || j.end > sections || j.foot == 0 || j.foot % align != 0)
     {
-        return (None, 0);
+        return rebuilt;
     }
-    let limit = budget.saturating_mul(STEPS);
     let mut steps = 0;
     // The nodes the searches of stuck rebuilds used.
-    let mut searched = 0;
+    let mut searched: u64 = 0;
     for attempt in 0..ATTEMPTS {
         let mut order: Vec<usize> = (0..jobs.len()).collect();
         if attempt > 0 {
             order.sort_by_key(|&k| (mix(attempt, k as u64), k));
         }
-        let (ended, used) = once(jobs, &order, sections, align, limit.saturating_sub(steps));
+        // The joins' steps and the searches' nodes share the budget.
+        let limit = budget
+            .saturating_sub(searched)
+            .saturating_mul(STEPS)
+            .saturating_sub(steps);
+        let (ended, used) = once(jobs, &order, sections, align, limit);
         steps += used;
+        rebuilt.nodes = steps.div_ceil(STEPS) + searched;
         let left = match ended {
-            Ended::Done(offsets) => return (Some(offsets), steps.div_ceil(STEPS) + searched),
+            Ended::Done(offsets) => {
+                rebuilt.offsets = Some(offsets);
+                return rebuilt;
+            }
             Ended::Stuck(left, reduced) => {
-                let share = budget / ATTEMPTS;
-                let (mut found, mut nodes) = if depth < DEPTH {
-                    rebuild_at(&reduced.jobs, sections, share, solve, depth + 1)
-                } else {
-                    (None, 0)
-                };
-                if found.is_none() {
-                    let (plan, more) = solve(&reduced.jobs, share);
-                    (found, nodes) = (plan, nodes + more);
+                let share = budget.saturating_sub(rebuilt.nodes) / 2;
+                let mut found = None;
+                if share > 0 && depth < DEPTH {
+                    let inner = rebuild_at(&reduced.jobs, sections, share / 2, solve, depth + 1);
+                    (found, searched) = (inner.offsets, searched + inner.nodes);
                 }
-                searched += nodes;
+                if share > 0 && found.is_none() {
+                    let spent = steps.div_ceil(STEPS) + searched;
+                    let given = share.saturating_sub(spent - rebuilt.nodes);
+                    let (plan, nodes) = solve(&reduced.jobs, given);
+                    (found, searched) = (plan, searched + nodes);
+                }
+                rebuilt.nodes = steps.div_ceil(STEPS) + searched;
                 if let Some(offsets) = found.and_then(|at| reduced.expand(&at, jobs)) {
-                    return (Some(offsets), steps.div_ceil(STEPS) + searched);
+                    rebuilt.offsets = Some(offsets);
+                    rebuilt.stuck = None;
+                    return rebuilt;
                 }
+                rebuilt.stuck.get_or_insert(reduced);
                 left
             }
             Ended::Stopped => break,
         };
         // Another order mends a few chance joins, not many.
-        if steps >= limit || (left > jobs.len().div_ceil(NEAR) && jobs.len() > SMALL) {
+        if rebuilt.nodes >= budget || (left > jobs.len().div_ceil(NEAR) && jobs.len() > SMALL) {
             break;
         }
     }
-    (None, steps.div_ceil(STEPS) + searched)
+    rebuilt
 }
 
 /// The tiles a rebuild was left with as jobs of their own: a tile of
 /// more than [`WHOLE`] jobs kept whole (one job of its span and height),
 /// the others given back as their jobs.
-struct Reduced {
-    jobs: Vec<Job>,
+pub(super) struct Reduced {
+    pub(super) jobs: Vec<Job>,
     /// Each reduced job's jobs (by position) and their offsets inside it:
     /// `members[from[k]..from[k + 1]]`.
     members: Vec<(usize, usize)>,
@@ -197,7 +229,7 @@ const DEPTH: usize = 1;
 impl Reduced {
     /// The jobs' offsets (by position) where the reduced jobs are at `at`,
     /// or nothing where one breaks its alignment.
-    fn expand(&self, at: &[usize], jobs: &[Job]) -> Option<Vec<usize>> {
+    pub(super) fn expand(&self, at: &[usize], jobs: &[Job]) -> Option<Vec<usize>> {
         let mut offsets = vec![0; jobs.len()];
         for (k, &base) in at.iter().enumerate() {
             for &(j, inner) in &self.members[self.from[k]..self.from[k + 1]] {

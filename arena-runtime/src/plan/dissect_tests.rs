@@ -47,7 +47,11 @@ fn a_windmill_of_either_turning_is_rebuilt() {
     let other = one.map(|(s, e, h)| (6 - e, 6 - s, h));
     for spans in [one, other] {
         let jobs = jobs(&spans, 1);
-        let (off, nodes) = rebuild(&jobs, 6, 10, unsolved);
+        let Rebuilt {
+            offsets: off,
+            nodes,
+            ..
+        } = rebuild(&jobs, 6, 10, unsolved);
         let off = off.expect("a windmill");
         tiles(&jobs, &off, 6, 9);
         assert!(nodes <= 1);
@@ -74,7 +78,7 @@ fn straight_cuts_are_rebuilt_and_windmills_inside_them() {
         let mut spans = spans;
         spans.rotate_left(turn);
         let jobs = jobs(&spans, 1);
-        let (off, _) = rebuild(&jobs, 8, 10, unsolved);
+        let Rebuilt { offsets: off, .. } = rebuild(&jobs, 8, 10, unsolved);
         tiles(&jobs, &off.expect("a dissection"), 8, 11);
     }
 }
@@ -84,14 +88,14 @@ fn what_no_join_rebuilds_is_left_to_the_search() {
     // [0, 1) and [1, 3) of 1 join, [0, 2) of 2 joins nothing: no
     // rectangle (3, 3 and 1 bytes in the three sections).
     let jobs = jobs(&[(0, 2, 2), (1, 3, 1), (0, 1, 1)], 1);
-    assert_eq!(rebuild(&jobs, 3, 10, unsolved).0, None);
+    assert_eq!(rebuild(&jobs, 3, 10, unsolved).offsets, None);
     // Heights that are not multiples of an alignment: the offsets of
     // the joins would break it, so nothing is tried.
     let jobs = jobs_aligned();
-    assert_eq!(rebuild(&jobs, 2, 10, unsolved).0, None);
+    assert_eq!(rebuild(&jobs, 2, 10, unsolved).offsets, None);
     // No budget: no more than about one node of work.
     let spans = [(2, 4, 3), (0, 2, 7), (4, 6, 5), (0, 4, 2), (2, 6, 4)];
-    let (_, nodes) = rebuild(&self::jobs(&spans, 1), 6, 0, unsolved);
+    let Rebuilt { nodes, .. } = rebuild(&self::jobs(&spans, 1), 6, 0, unsolved);
     assert!(nodes <= 1);
 }
 
@@ -107,7 +111,11 @@ fn the_budget_bounds_the_joins_on_hostile_pieces() {
     spans.extend((0..n).map(|k| (n + 1, n + 2 + k, 3)));
     let jobs = jobs(&spans, 1);
     for budget in [0, 10, 100] {
-        let (off, nodes) = rebuild(&jobs, 2 * n + 1, budget, unsolved);
+        let Rebuilt {
+            offsets: off,
+            nodes,
+            ..
+        } = rebuild(&jobs, 2 * n + 1, budget, unsolved);
         assert_eq!(off, None);
         assert!(nodes <= budget + 2, "{nodes} nodes of {budget}");
     }
@@ -132,7 +140,11 @@ fn a_stuck_rebuild_hands_its_tiles_to_the_search_the_large_ones_whole() {
     spans.extend([(2, 3, 40), (2, 4, 50)]);
     let jobs = jobs(&spans, 1);
     let mut seen = Vec::new();
-    let (off, nodes) = rebuild(&jobs, 4, 100, |reduced: &[Job], budget| {
+    let Rebuilt {
+        offsets: off,
+        nodes,
+        ..
+    } = rebuild(&jobs, 4, 100, |reduced: &[Job], budget| {
         seen.push((
             reduced
                 .iter()
@@ -144,14 +156,48 @@ fn a_stuck_rebuild_hands_its_tiles_to_the_search_the_large_ones_whole() {
         (Some((0..reduced.len()).map(|k| 100 * k).collect()), 7)
     });
     // Kept whole, the seventeen are one job (rebuilt once more as a
-    // problem of three, stuck again, then searched).
-    assert_eq!(seen, [(vec![(2, 3, 40), (2, 4, 50), (0, 2, 17)], 6)]);
+    // problem of three, stuck again, then searched). Of the 100 nodes,
+    // one went to the joins and half the rest to the stuck tiles (49);
+    // their rebuild had half of that (24), one node of joins, and half
+    // its rest for the search (11).
+    assert_eq!(seen, [(vec![(2, 3, 40), (2, 4, 50), (0, 2, 17)], 11)]);
     let off = off.expect("the search's plan");
     assert_eq!((off[17], off[18]), (0, 100));
     let mut stacked = off[..17].to_vec();
     stacked.sort_unstable();
     assert_eq!(stacked, (200..217).collect::<Vec<_>>());
     assert!(nodes >= 7, "the search's nodes are counted: {nodes}");
+}
+
+/// Where no search finds a plan, the tiles of the first stuck rebuild are
+/// handed back (their plans are the jobs' plans), and the searches, each
+/// spending what it is given, keep within the budget in all.
+#[test]
+fn a_stuck_rebuild_keeps_to_its_budget_and_hands_back_its_tiles() {
+    let mut spans = vec![(0, 2, 1); 17];
+    spans.extend([(2, 3, 40), (2, 4, 50)]);
+    let jobs = jobs(&spans, 1);
+    for budget in [10, 1_000, 100_000] {
+        let mut given = Vec::new();
+        let rebuilt = rebuild(&jobs, 4, budget, |_: &[Job], nodes| {
+            given.push(nodes);
+            (None, nodes)
+        });
+        assert_eq!(rebuilt.offsets, None);
+        // (The joins stop just past their limit: one node more at most.)
+        assert!(rebuilt.nodes <= budget + 1, "{} of {budget}", rebuilt.nodes);
+        assert!(given.iter().sum::<u64>() <= budget, "{given:?} of {budget}");
+        let tiles = rebuilt.stuck.expect("the tiles of the stuck rebuild");
+        let reduced: Vec<_> = tiles
+            .jobs
+            .iter()
+            .map(|j| (j.start, j.end, j.foot))
+            .collect();
+        assert_eq!(reduced, [(2, 3, 40), (2, 4, 50), (0, 2, 17)]);
+        // A plan of the tiles (each 100 above the last) is one of the jobs.
+        let off = tiles.expand(&[0, 100, 200], &jobs).expect("aligned");
+        assert_eq!((off[17], off[18]), (0, 100));
+    }
 }
 
 /// Pieces where some of one height meet by chance: `[0, 3)` of 1 byte
@@ -178,6 +224,6 @@ fn pieces_that_meet_by_chance_wait_for_a_join_that_follows() {
     ];
     let spans = rects.map(|(x0, x1, y0, y1)| (x0, x1, y1 - y0));
     let jobs = jobs(&spans, 1);
-    let (off, _) = rebuild(&jobs, 6, 1_000, unsolved);
+    let Rebuilt { offsets: off, .. } = rebuild(&jobs, 6, 1_000, unsolved);
     tiles(&jobs, &off.expect("a dissection"), 6, 7);
 }

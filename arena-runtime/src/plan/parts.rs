@@ -36,6 +36,9 @@ impl Parts<'_> {
         // The parts whose neighbourhoods all failed: another pass would
         // repeat them.
         let mut stalled = vec![false; parts.len()];
+        // The tiles each part's rebuild was left with, where it got stuck.
+        let mut stuck_tiles: Vec<Option<dissect::Reduced>> =
+            (0..parts.len()).map(|_| None).collect();
         // A perfect packing first rebuilt as a dissection: where it
         // rebuilds, its plan is at the bound. Up to [`SHARED`] buffers
         // with half of its share (where the rebuild gets stuck, the search
@@ -70,14 +73,15 @@ impl Parts<'_> {
                 );
                 (rounded.best.map(|found| found.offsets), rounded.nodes)
             };
-            let (rebuilt, used) = dissect::rebuild(&local, sections, share, search);
-            left = left.saturating_sub(used);
-            if let Some(off) = rebuilt {
+            let rebuilt = dissect::rebuild(&local, sections, share, search);
+            left = left.saturating_sub(rebuilt.nodes);
+            if let Some(off) = rebuilt.offsets {
                 for (&j, &o) in part.iter().zip(&off) {
                     now[j] = o;
                 }
                 heights[p] = part_height(jobs, part, &now);
             }
+            stuck_tiles[p] = rebuilt.stuck;
         }
         for pass in 0..PASSES {
             // The smaller parts first: what they leave of their share goes
@@ -110,23 +114,49 @@ impl Parts<'_> {
                     Way::Search { spare } => {
                         let share = share - share.checked_div(spare).unwrap_or(0);
                         let (local, sections) = local(jobs, part);
-                        // Below the highest part's bound is no use: the
-                        // search starts there.
-                        let rounded = rounds(
-                            &local,
-                            sections,
-                            Vec::new(),
-                            self.bounds[p].max(self.bound),
-                            heights[p],
-                            (share, next[p]),
-                            Some(self.aim),
-                        );
-                        next[p] = rounded.next_round;
-                        left = left.saturating_sub(rounded.nodes);
-                        if let Some(found) = rounded.best {
-                            heights[p] = found.height;
-                            for (&j, &o) in part.iter().zip(&found.offsets) {
-                                now[j] = o;
+                        // Where the rebuild got stuck, the tiles it was
+                        // left with are searched first with half of the
+                        // share (a plan of theirs, at any height, is one
+                        // of the part's), then the part's jobs.
+                        let tiles = stuck_tiles[p].take();
+                        let tried = match &tiles {
+                            Some(tiles) => {
+                                vec![(Some(tiles), share / 2), (None, share - share / 2)]
+                            }
+                            None => vec![(None, share)],
+                        };
+                        for (tiles, share) in tried {
+                            if heights[p] <= self.aim {
+                                break;
+                            }
+                            let searched = tiles.map_or(&local[..], |t| &t.jobs[..]);
+                            // Below the highest part's bound is no use: the
+                            // search starts there.
+                            let rounded = rounds(
+                                searched,
+                                sections,
+                                Vec::new(),
+                                self.bounds[p].max(self.bound),
+                                heights[p],
+                                (share, if tiles.is_some() { 0 } else { next[p] }),
+                                Some(self.aim),
+                            );
+                            left = left.saturating_sub(rounded.nodes);
+                            let found = match tiles {
+                                Some(t) => rounded.best.and_then(|found| {
+                                    let offsets = t.expand(&found.offsets, &local)?;
+                                    Some((offsets, found.height))
+                                }),
+                                None => {
+                                    next[p] = rounded.next_round;
+                                    rounded.best.map(|found| (found.offsets, found.height))
+                                }
+                            };
+                            if let Some((offsets, height)) = found {
+                                heights[p] = height;
+                                for (&j, &o) in part.iter().zip(&offsets) {
+                                    now[j] = o;
+                                }
                             }
                         }
                     }
