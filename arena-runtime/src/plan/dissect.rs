@@ -37,8 +37,8 @@
 //! caller's `solve`), with half of what the budget has left; where it has
 //! a plan at the bound, so has the part. Where nothing has, the tiles of
 //! the first stuck rebuild are handed back: a plan of theirs at any height
-//! is one of the part's. Hash maps are only looked up, never walked: the result is the same on
-//! every run.
+//! is one of the part's. Hash maps are only looked up, never walked: the
+//! result is the same on every run.
 
 use std::collections::{HashMap, VecDeque};
 
