@@ -178,17 +178,18 @@ fn rebuild_at(
             }
             Ended::Stuck(left, reduced) => {
                 let share = budget.saturating_sub(rebuilt.nodes) / 2;
+                // The nodes of this share spent so far.
+                let mut spent = 0;
                 let mut found = None;
                 if share > 0 && depth < DEPTH {
                     let inner = rebuild_at(&reduced.jobs, sections, share / 2, solve, depth + 1);
-                    (found, searched) = (inner.offsets, searched + inner.nodes);
+                    (found, spent) = (inner.offsets, inner.nodes);
                 }
                 if share > 0 && found.is_none() {
-                    let spent = steps.div_ceil(STEPS) + searched;
-                    let given = share.saturating_sub(spent - rebuilt.nodes);
-                    let (plan, nodes) = solve(&reduced.jobs, given);
-                    (found, searched) = (plan, searched + nodes);
+                    let (plan, nodes) = solve(&reduced.jobs, share.saturating_sub(spent));
+                    (found, spent) = (plan, spent + nodes);
                 }
+                searched += spent;
                 rebuilt.nodes = steps.div_ceil(STEPS) + searched;
                 if let Some(offsets) = found.and_then(|at| reduced.expand(&at, jobs)) {
                     rebuilt.offsets = Some(offsets);
