@@ -1,7 +1,7 @@
 //! Independent parts of a problem (where no buffer crosses a boundary of
 //! time), each searched apart, the budget shared among them.
 
-use super::rounds::rounds;
+use super::rounds::{Rounded, rounds};
 use super::time::Time;
 use super::{dissect, lns, search};
 
@@ -59,18 +59,10 @@ impl Parts<'_> {
             let (local, sections) = local(jobs, part);
             // Where it gets stuck, the tiles it was left with are
             // searched as jobs of their own.
-            let bound = self.bounds[p].max(self.bound);
             let search = |reduced: &[search::Job], budget: u64| {
-                let rounded = rounds(
-                    reduced,
-                    sections,
-                    Vec::new(),
-                    bound,
-                    // Only a plan at the bound is of use.
-                    bound.saturating_add(1),
-                    (budget, 0),
-                    Some(self.aim),
-                );
+                // Only a plan at the bound is of use.
+                let above = self.bounds[p].max(self.bound).saturating_add(1);
+                let rounded = self.rounds_of(p, reduced, sections, above, (budget, 0));
                 (rounded.best.map(|found| found.offsets), rounded.nodes)
             };
             let rebuilt = dissect::rebuild(&local, sections, share, search);
@@ -118,43 +110,31 @@ impl Parts<'_> {
                         // left with are searched first with half of the
                         // share (a plan of theirs, at any height, is one
                         // of the part's), then the part's jobs.
-                        let tiles = stuck_tiles[p].take();
-                        let tried = match &tiles {
-                            Some(tiles) => {
-                                vec![(Some(tiles), share / 2), (None, share - share / 2)]
-                            }
-                            None => vec![(None, share)],
-                        };
-                        for (tiles, share) in tried {
-                            if heights[p] <= self.aim {
-                                break;
-                            }
-                            let searched = tiles.map_or(&local[..], |t| &t.jobs[..]);
-                            // Below the highest part's bound is no use: the
-                            // search starts there.
-                            let rounded = rounds(
-                                searched,
-                                sections,
-                                Vec::new(),
-                                self.bounds[p].max(self.bound),
-                                heights[p],
-                                (share, if tiles.is_some() { 0 } else { next[p] }),
-                                Some(self.aim),
-                            );
+                        let mut share = share;
+                        if let Some(tiles) = stuck_tiles[p].take() {
+                            let half = share / 2;
+                            share -= half;
+                            let rounded =
+                                self.rounds_of(p, &tiles.jobs, sections, heights[p], (half, 0));
                             left = left.saturating_sub(rounded.nodes);
-                            let found = match tiles {
-                                Some(t) => rounded.best.and_then(|found| {
-                                    let offsets = t.expand(&found.offsets, &local)?;
-                                    Some((offsets, found.height))
-                                }),
-                                None => {
-                                    next[p] = rounded.next_round;
-                                    rounded.best.map(|found| (found.offsets, found.height))
-                                }
-                            };
+                            let found = rounded.best.and_then(|found| {
+                                Some((tiles.expand(&found.offsets, &local)?, found.height))
+                            });
                             if let Some((offsets, height)) = found {
                                 heights[p] = height;
                                 for (&j, &o) in part.iter().zip(&offsets) {
+                                    now[j] = o;
+                                }
+                            }
+                        }
+                        if heights[p] > self.aim {
+                            let rounded =
+                                self.rounds_of(p, &local, sections, heights[p], (share, next[p]));
+                            next[p] = rounded.next_round;
+                            left = left.saturating_sub(rounded.nodes);
+                            if let Some(found) = rounded.best {
+                                heights[p] = found.height;
+                                for (&j, &o) in part.iter().zip(&found.offsets) {
                                     now[j] = o;
                                 }
                             }
@@ -164,6 +144,30 @@ impl Parts<'_> {
             }
         }
         (now, budget - left)
+    }
+
+    /// The search's rounds over `jobs` (part `p`'s, or the tiles its
+    /// rebuild was left with) over `sections`, from a plan of `height`:
+    /// below the highest part's bound is no use, so they start there, and
+    /// they stop at the aim.
+    fn rounds_of(
+        &self,
+        p: usize,
+        jobs: &[search::Job],
+        sections: usize,
+        height: usize,
+        budget: (u64, usize),
+    ) -> Rounded {
+        let bound = self.bounds[p].max(self.bound);
+        rounds(
+            jobs,
+            sections,
+            Vec::new(),
+            bound,
+            height,
+            budget,
+            Some(self.aim),
+        )
     }
 }
 
