@@ -279,6 +279,18 @@ impl Rounds<'_> {
         self.height.div_ceil(self.unit)
     }
 
+    /// Whether nothing lower than `units` is left to look for: it is the
+    /// lowest height not ruled out, or at the aim.
+    fn settled(&self, units: usize) -> bool {
+        units <= self.ruled_out || self.aim.is_some_and(|t| units <= t)
+    }
+
+    /// `offsets` as the best plan, of `height`.
+    fn take(&mut self, offsets: Vec<usize>, height: usize) {
+        self.height = height;
+        self.best = Some(Plan::new(offsets, height));
+    }
+
     /// Whether more than half of `before` (the nodes left when a round
     /// began) is spent.
     fn half_spent(&self, before: u64) -> bool {
@@ -300,12 +312,10 @@ impl Rounds<'_> {
         if height >= self.height || self.completed.as_ref().is_some_and(|c| height >= c.height) {
             return;
         }
-        let units = height / self.unit;
-        if units <= self.ruled_out || self.aim.is_some_and(|t| units <= t) {
+        if self.settled(height / self.unit) {
             // At the lowest height not ruled out, or at the aim: taken at
             // once, and the rounds are over.
-            self.height = height;
-            self.best = Some(Plan::new(offsets, height));
+            self.take(offsets, height);
         } else {
             self.completed = Some(Plan::new(offsets, height));
         }
@@ -334,8 +344,7 @@ impl Rounds<'_> {
             Some(off) => {
                 let height = self.jobs.iter().zip(&off).map(|(j, &o)| o + j.foot).max();
                 if let Some(height) = height.filter(|&h| h < self.height) {
-                    self.height = height;
-                    self.best = Some(Plan::new(off, height));
+                    self.take(off, height);
                 }
             }
             None => {
@@ -347,9 +356,7 @@ impl Rounds<'_> {
         }
         Tried {
             found: some,
-            done: self.left == 0
-                || self.in_units() <= self.ruled_out
-                || self.aim.is_some_and(|t| self.in_units() <= t),
+            done: self.left == 0 || self.settled(self.in_units()),
             nodes,
         }
     }
