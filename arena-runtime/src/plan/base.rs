@@ -62,6 +62,12 @@ pub(super) const fn mix(seed: u64, k: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// The steps a sort of `n` items counts for each: `n`'s bit length (a
+/// log factor the budget charges, so that it bounds the time).
+pub(super) fn log_steps(n: usize) -> u64 {
+    u64::from(usize::BITS - n.leading_zeros())
+}
+
 /// Greedy's step, the same in every placement of it: from `at` up, the
 /// lowest offset that, aligned to `align` (a power of two), holds `foot`
 /// bytes below the next of the buffers `taken` (each `(start, end)`, by

@@ -5,7 +5,7 @@
 //! re-plan must respect, the sizes tried) is described in the planner's
 //! documentation ([`super`]).
 
-use super::base::{align_up, first_fit};
+use super::base::{align_up, first_fit, log_steps};
 use super::order::{Facts, Order};
 use super::search::{Job, MOST_PAIRS};
 use super::time::Time;
@@ -127,7 +127,7 @@ pub(super) fn refine(
         }
         // Sorting the jobs by start and the tops, and the passes for the
         // level.
-        let sort = 2 * n as u64 * (64 - (n as u64).leading_zeros() as u64);
+        let sort = 2 * n as u64 * log_steps(n);
         left = left.saturating_sub((sort + scans.get()) / STEPS);
         if left == 0 {
             break;
@@ -215,10 +215,9 @@ impl Hood {
                 bound = bound.max(run.saturating_add(under));
             }
         }
-        let log = |x: usize| 64 - (x as u64).leading_zeros() as u64;
         let steps = part.len() as u64
-            + stay.len() as u64 * log(stay.len())
-            + free.len() as u64 * log(free.len())
+            + stay.len() as u64 * log_steps(stay.len())
+            + free.len() as u64 * log_steps(free.len())
             + 2 * sections as u64;
         Hood {
             sub,
@@ -350,8 +349,8 @@ fn regreedy(
         }));
         let (placed, h) = recreate(sub, &meets, &lowest, &by);
         // Each job sorts the jobs it meets; the order is sorted.
-        let log = 64 - (sub.len() as u64).leading_zeros() as u64;
-        steps += (meets.iter().map(|m| m.len() as u64).sum::<u64>() + sub.len() as u64) * log;
+        steps += (meets.iter().map(|m| m.len() as u64).sum::<u64>() + sub.len() as u64)
+            * log_steps(sub.len());
         if h < best.as_ref().map_or(height, |b| b.1) {
             best = Some((placed, h));
         }
