@@ -397,3 +397,26 @@ fn completing_part_of_a_plan_keeps_it_and_places_the_rest_apart() {
         }
     }
 }
+
+/// A completion charges its sort: 1,024 jobs apart in time (nothing
+/// overlaps, so the first fit is one step a job) count at least
+/// `n log n` steps, not the `2n` of a count that left the sort out.
+#[test]
+fn a_completion_counts_the_sort_of_the_jobs_it_places() {
+    let n = 1024;
+    let jobs: Vec<Job> = (0..n)
+        .map(|item| Job {
+            start: item,
+            end: item + 1,
+            foot: 1 + item % 7,
+            align: 1,
+            width: 1,
+            item,
+        })
+        .collect();
+    let model = Model::new(&jobs, n, Vec::new());
+    let (offsets, top, steps) = model.complete(&[]);
+    assert!(offsets.iter().all(|&o| o == 0));
+    assert_eq!(top, 7);
+    assert!(steps >= n * 10, "{steps} steps for a sort of {n} jobs");
+}

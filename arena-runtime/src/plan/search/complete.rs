@@ -3,14 +3,15 @@
 //! for the rounds.
 
 use super::Model;
-use crate::plan::base::{align_up, first_fit};
+use crate::plan::base::{align_up, first_fit, log_steps};
 
 impl Model<'_> {
     /// A whole plan from `partial` (job, offset: placements that do not
     /// overlap, each at or above the job's lowest offset): the jobs left
     /// placed by first fit around them, the largest first (then the
     /// earliest, then by index). The offsets by job, the height, and the
-    /// steps of work done (for the budget).
+    /// steps of work done (for the budget), the sorts' log factors
+    /// counted.
     ///
     /// The placements of a corner run that failed are a perfect packing
     /// of the bytes below its frontier; placed whole, with the rest above
@@ -27,7 +28,7 @@ impl Model<'_> {
         left.sort_unstable_by_key(|&j| {
             (core::cmp::Reverse(self.jobs[j].foot), self.jobs[j].start, j)
         });
-        let mut steps = n + left.len();
+        let mut steps = n + left.len() * log_steps(left.len()) as usize;
         let mut taken: Vec<(usize, usize)> = Vec::new();
         for &j in &left {
             let job = &self.jobs[j];
@@ -39,7 +40,7 @@ impl Model<'_> {
                     .map(|&o| (off[o], off[o].saturating_add(self.jobs[o].foot))),
             );
             taken.sort_unstable();
-            steps += self.overlaps[j].len() + taken.len();
+            steps += self.overlaps[j].len() + taken.len() * log_steps(taken.len()) as usize;
             // Every job fits somewhere above the others (the greedy plan
             // placed it); a sum past `usize::MAX` gives a height no plan
             // beats.
