@@ -146,13 +146,11 @@ impl Search<'_, '_> {
         let m = self.m;
         self.explain(a, b);
         let mut sound = true;
+        // The jobs inside the run: those that start in it and end by `b`.
         for y in a..b {
-            for &t in &m.live[y] {
+            for &t in &m.starting[y] {
                 let job = m.jobs[t];
-                if self.placed[t] || job.start.max(a) != y {
-                    continue;
-                }
-                if job.start < a || job.end > b {
+                if self.placed[t] || job.end > b {
                     continue;
                 }
                 if self.min_off[t] != g || self.barred[t] == g {

@@ -24,6 +24,9 @@ pub(crate) struct Model<'j> {
     pub(super) overlaps: Vec<Vec<usize>>,
     /// For each section, the jobs live in it.
     pub(super) live: Vec<Vec<usize>>,
+    /// For each section, the jobs that start in it (in the order of
+    /// `live`).
+    pub(super) starting: Vec<Vec<usize>>,
     /// For each section, the bytes live in it.
     pub(super) load: Vec<usize>,
     /// For each boundary `s` (between sections `s` and `s + 1`), the jobs
@@ -63,12 +66,16 @@ impl<'j> Model<'j> {
             })
             .collect();
         let mut live = vec![Vec::new(); sections];
+        let mut starting = vec![Vec::new(); sections];
         let load =
             super::super::time::load(sections, jobs.iter().map(|j| (j.start, j.end, j.foot)));
         let mut cuts = vec![0usize; sections];
         for (j, job) in jobs.iter().enumerate() {
             for l in &mut live[job.start..job.end] {
                 l.push(j);
+            }
+            if job.start < job.end {
+                starting[job.start].push(j);
             }
             for c in &mut cuts[job.start..job.end.saturating_sub(1)] {
                 *c += 1;
@@ -110,6 +117,7 @@ impl<'j> Model<'j> {
             sections,
             overlaps,
             live,
+            starting,
             load,
             cuts,
             twin,
