@@ -40,7 +40,8 @@
 //! is one of the part's. Hash maps are only looked up, never walked: the
 //! result is the same on every run.
 
-use std::collections::{HashMap, VecDeque};
+use rustc_hash::FxHashMap;
+use std::collections::VecDeque;
 
 use super::base::mix;
 use super::search::Job;
@@ -75,7 +76,7 @@ struct Board {
     pieces: Vec<(usize, usize)>,
     by_start: Vec<Vec<usize>>,
     by_end: Vec<Vec<usize>>,
-    by_window: HashMap<(usize, usize), Group>,
+    by_window: FxHashMap<(usize, usize), Group>,
     /// Spans with two tiles or more alive (some maybe fewer now).
     crowded: VecDeque<(usize, usize)>,
     queue: VecDeque<usize>,
@@ -283,7 +284,7 @@ fn once(jobs: &[Job], order: &[usize], sections: usize, align: usize, limit: u64
         pieces: Vec::with_capacity(4 * jobs.len()),
         by_start: vec![Vec::new(); sections + 1],
         by_end: vec![Vec::new(); sections + 1],
-        by_window: HashMap::new(),
+        by_window: FxHashMap::default(),
         crowded: VecDeque::new(),
         queue: VecDeque::new(),
         beside: VecDeque::new(),

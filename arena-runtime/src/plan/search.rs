@@ -249,7 +249,7 @@ pub(crate) struct Learned {
     /// By section: the walls beside it that could not be filled.
     walls: Vec<u32>,
     /// By (job, offset): the runs stuck under that placement.
-    blamed: std::collections::HashMap<(usize, usize), u32>,
+    blamed: rustc_hash::FxHashMap<(usize, usize), u32>,
 }
 
 /// The choices above where a run that ran out of nodes backtracked to
