@@ -68,9 +68,7 @@ impl Parts<'_> {
             let rebuilt = dissect::rebuild(&local, sections, share, search);
             left = left.saturating_sub(rebuilt.nodes);
             if let Some(off) = rebuilt.offsets {
-                for (&j, &o) in part.iter().zip(&off) {
-                    now[j] = o;
-                }
+                set_offsets(&mut now, part, &off);
                 heights[p] = part_height(jobs, part, &now);
             }
             stuck_tiles[p] = rebuilt.stuck;
@@ -98,9 +96,7 @@ impl Parts<'_> {
                         let (used, stuck) = lns::refine(jobs, part, &mut off, self.aim, share);
                         left = left.saturating_sub(used);
                         stalled[p] = stuck;
-                        for (&j, &o) in part.iter().zip(&off) {
-                            now[j] = o;
-                        }
+                        set_offsets(&mut now, part, &off);
                         heights[p] = part_height(jobs, part, &now);
                     }
                     Way::Search { spare } => {
@@ -122,9 +118,7 @@ impl Parts<'_> {
                             });
                             if let Some((offsets, height)) = found {
                                 heights[p] = height;
-                                for (&j, &o) in part.iter().zip(&offsets) {
-                                    now[j] = o;
-                                }
+                                set_offsets(&mut now, part, &offsets);
                             }
                         }
                         if heights[p] > self.aim {
@@ -134,9 +128,7 @@ impl Parts<'_> {
                             left = left.saturating_sub(rounded.nodes);
                             if let Some(found) = rounded.best {
                                 heights[p] = found.height;
-                                for (&j, &o) in part.iter().zip(&found.offsets) {
-                                    now[j] = o;
-                                }
+                                set_offsets(&mut now, part, &found.offsets);
                             }
                         }
                     }
@@ -168,6 +160,14 @@ impl Parts<'_> {
             budget,
             Some(self.aim),
         )
+    }
+}
+
+/// The jobs `part` at `offsets` (by position in the part) in `now` (by
+/// job).
+fn set_offsets(now: &mut [usize], part: &[usize], offsets: &[usize]) {
+    for (&j, &o) in part.iter().zip(offsets) {
+        now[j] = o;
     }
 }
 
