@@ -16,7 +16,10 @@ Options vary the construction (the defaults are the one above): --span T
 time rather than in bytes, default 0.5), --unit BYTES (the size floor and
 step of a cut in bytes, default 1,024) and --pick RULE (which piece is cut
 next: `large`, one of the larger half by area, the default; `area`, drawn
-with odds by area; `any`, drawn evenly).
+with odds by area; `any`, drawn evenly). --solution FILE also writes the
+plan the buffers were cut from, at the optimum, in `arena-plan`'s output
+form (id,lower,upper,size,offset): where a planner stays above the optimum,
+it tells which of its joins or placements the cut does not have.
 """
 import random
 import sys
@@ -70,8 +73,17 @@ def problem(n, seed, strips=1, times=1_000_000, capacity=1_048_576, unit=1024,
             rects += tile(rng, share, t0, t1, capacity, unit, odds, pick)
             left -= share
     rng.shuffle(rects)
-    lines = ["id,lower,upper,size"]
-    lines += [f"{k},{t0},{t1},{o1 - o0}" for k, (t0, t1, o0, o1) in enumerate(rects)]
+    return rects
+
+
+def csv(rects, offsets=False):
+    """The buffers in MiniMalloc's form, with their offsets if asked."""
+    if offsets:
+        lines = ["id,lower,upper,size,offset"]
+        lines += [f"{k},{t0},{t1},{o1 - o0},{o0}" for k, (t0, t1, o0, o1) in enumerate(rects)]
+    else:
+        lines = ["id,lower,upper,size"]
+        lines += [f"{k},{t0},{t1},{o1 - o0}" for k, (t0, t1, o0, o1) in enumerate(rects)]
     return "\n".join(lines) + "\n"
 
 
@@ -86,8 +98,13 @@ if __name__ == "__main__":
     ap.add_argument("--time-odds", type=float, default=0.5)
     ap.add_argument("--unit", type=int, default=1024)
     ap.add_argument("--pick", choices=["large", "area", "any"], default="large")
+    ap.add_argument("--solution", metavar="FILE")
     a = ap.parse_args()
     if a.n < 1 or a.strips < 1 or a.strips > a.n or a.span < a.strips or a.unit < 1:
         sys.exit(__doc__)
-    sys.stdout.write(problem(a.n, a.seed, a.strips, a.span, 1_048_576, a.unit,
-                             a.time_odds, a.pick))
+    rects = problem(a.n, a.seed, a.strips, a.span, 1_048_576, a.unit,
+                    a.time_odds, a.pick)
+    if a.solution:
+        with open(a.solution, "w") as out:
+            out.write(csv(rects, offsets=True))
+    sys.stdout.write(csv(rects))
