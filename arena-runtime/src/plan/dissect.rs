@@ -35,7 +35,8 @@
 //! made). That problem is rebuilt once more (the large tiles there from
 //! the start: a pair is chosen beside them) and else searched (the
 //! caller's `solve`), with half of what the budget has left; where it has
-//! a plan at the bound, so has the part. Where nothing has, the tiles of
+//! a plan at the bound, so has the part. Tiles searched once are not
+//! searched again: another order often leaves the same ones. Where nothing has, the tiles of
 //! the first stuck rebuild are handed back: a plan of theirs at any height
 //! is one of the part's. Hash maps are only looked up, never walked: the
 //! result is the same on every run.
@@ -43,7 +44,7 @@
 use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
 
-use super::base::mix;
+use super::base::{log_steps, mix};
 use super::search::Job;
 
 /// The steps (pieces looked at) that count as one node of the budget:
@@ -159,6 +160,14 @@ fn rebuild_at(
     let mut steps = 0;
     // The nodes the searches of stuck rebuilds used.
     let mut searched: u64 = 0;
+    // The problems of stuck tiles searched so far, each as its jobs' spans
+    // and heights, sorted: another order often leaves the same tiles, and
+    // a rebuild of stuck tiles that gives every tile back leaves the jobs
+    // it was given, which its caller searches.
+    let mut tried: Vec<Vec<(usize, usize, usize)>> = Vec::new();
+    if depth > 0 {
+        tried.push(shape(jobs, &mut steps));
+    }
     for attempt in 0..ATTEMPTS {
         let mut order: Vec<usize> = (0..jobs.len()).collect();
         if attempt > 0 {
@@ -178,7 +187,14 @@ fn rebuild_at(
                 return rebuilt;
             }
             Ended::Stuck(left, reduced) => {
-                let share = budget.saturating_sub(rebuilt.nodes) / 2;
+                let known = shape(&reduced.jobs, &mut steps);
+                rebuilt.nodes = steps.div_ceil(STEPS) + searched;
+                let share = if tried.contains(&known) {
+                    0
+                } else {
+                    tried.push(known);
+                    budget.saturating_sub(rebuilt.nodes) / 2
+                };
                 // The nodes of this share spent so far.
                 let mut spent = 0;
                 let mut found = None;
@@ -208,6 +224,15 @@ fn rebuild_at(
         }
     }
     rebuilt
+}
+
+/// The spans and heights of `jobs`, sorted (the sort's steps counted in
+/// `steps`).
+fn shape(jobs: &[Job], steps: &mut u64) -> Vec<(usize, usize, usize)> {
+    let mut shape: Vec<_> = jobs.iter().map(|j| (j.start, j.end, j.foot)).collect();
+    shape.sort_unstable();
+    *steps += jobs.len() as u64 * log_steps(jobs.len());
+    shape
 }
 
 /// The tiles a rebuild was left with as jobs of their own: a tile of

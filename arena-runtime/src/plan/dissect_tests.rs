@@ -156,11 +156,11 @@ fn a_stuck_rebuild_hands_its_tiles_to_the_search_the_large_ones_whole() {
         (Some((0..reduced.len()).map(|k| 100 * k).collect()), 7)
     });
     // Kept whole, the seventeen are one job (rebuilt once more as a
-    // problem of three, stuck again, then searched). Of the 100 nodes,
-    // one went to the joins and half the rest to the stuck tiles (49);
-    // their rebuild had half of that (24), one node of joins, and half
-    // its rest for the search (11).
-    assert_eq!(seen, [(vec![(2, 3, 40), (2, 4, 50), (0, 2, 17)], 11)]);
+    // problem of three, stuck again with the same three, left to the
+    // search here). Of the 100 nodes, one went to the joins and half the
+    // rest to the stuck tiles (49); their rebuild used two, and the search
+    // has the rest (47).
+    assert_eq!(seen, [(vec![(2, 3, 40), (2, 4, 50), (0, 2, 17)], 47)]);
     let off = off.expect("the search's plan");
     assert_eq!((off[17], off[18]), (0, 100));
     let mut stacked = off[..17].to_vec();
@@ -198,6 +198,25 @@ fn a_stuck_rebuild_keeps_to_its_budget_and_hands_back_its_tiles() {
         let off = tiles.expand(&[0, 100, 200], &jobs).expect("aligned");
         assert_eq!((off[17], off[18]), (0, 100));
     }
+}
+
+/// The tiles of a stuck rebuild are searched once: another order leaves
+/// the same tiles here, and their rebuild gives every tile back (the jobs
+/// it was given, which its caller searches).
+#[test]
+fn the_same_stuck_tiles_are_searched_once() {
+    let mut spans = vec![(0, 2, 1); 17];
+    spans.extend([(2, 3, 40), (2, 4, 50)]);
+    let jobs = jobs(&spans, 1);
+    let mut searched = Vec::new();
+    let rebuilt = rebuild(&jobs, 4, 100_000, |reduced: &[Job], nodes| {
+        let mut shape: Vec<_> = reduced.iter().map(|j| (j.start, j.end, j.foot)).collect();
+        shape.sort_unstable();
+        searched.push(shape);
+        (None, nodes)
+    });
+    assert_eq!(rebuilt.offsets, None);
+    assert_eq!(searched, [vec![(0, 2, 17), (2, 3, 40), (2, 4, 50)]]);
 }
 
 /// Pieces where some of one height meet by chance: `[0, 3)` of 1 byte
