@@ -34,9 +34,12 @@
 //! as their pieces (the wrong joins are mostly there, among the last ones
 //! made). That problem is rebuilt once more (the large tiles there from
 //! the start: a pair is chosen beside them) and else searched (the
-//! caller's `solve`), with half of what the budget has left; where it has
-//! a plan at the bound, so has the part. Tiles searched once are not
-//! searched again: another order often leaves the same ones. Where nothing has, the tiles of
+//! caller's `solve`), with half of what the budget has left but at most a
+//! few nodes a tile (a search that finds a plan mostly finds it soon, one
+//! that does not spends all it has); where it has a plan at the bound, so
+//! has the part. Else the pieces are joined again in another order, whose
+//! tiles are searched in turn. Tiles searched once are not searched
+//! again: another order often leaves the same ones. Where nothing has, the tiles of
 //! the first stuck rebuild are handed back: a plan of theirs at any height
 //! is one of the part's. Hash maps are only looked up, never walked: the
 //! result is the same on every run.
@@ -94,7 +97,13 @@ struct Board {
 }
 
 /// How many times the pieces are joined, each time taken in another order.
-const ATTEMPTS: u64 = 4;
+const ATTEMPTS: u64 = 16;
+/// The most nodes the tiles of a stuck rebuild of the pieces are rebuilt
+/// and searched with, per job of theirs. Where the tiles have a plan at the
+/// bound, their search mostly finds it within that; where they have none,
+/// it spends all it is given, and the tiles another order leaves, as likely
+/// to have one, get the rest (BENCHMARKS.md, stop 58).
+const PER_JOB: u64 = 8;
 /// Another order is tried only where the part has at most [`SMALL`]
 /// pieces or a rebuild left at most one tile in this many: on larger parts
 /// a failed rebuild leaves many, and each order costs as much as the
@@ -121,10 +130,10 @@ pub(super) struct Rebuilt {
 /// rebuilt as a smaller problem, then searched by `solve` (jobs, nodes:
 /// the offsets of a plan at the bound, if found, and the nodes used),
 /// with half of what the budget has left (the rebuild of the tiles a
-/// quarter). A rebuild that fails (on a small part, or with few tiles
-/// left) is tried again with the pieces in another order (a fixed one):
-/// which pieces are found first decides where pieces of one height meet
-/// by chance.
+/// quarter), but at most [`PER_JOB`] nodes a tile. A rebuild that fails
+/// (on a small part, or with few tiles left) is tried again with the
+/// pieces in another order (a fixed one, up to [`ATTEMPTS`]): which pieces
+/// are found first decides where pieces of one height meet by chance.
 pub(super) fn rebuild(
     jobs: &[Job],
     sections: usize,
@@ -193,7 +202,12 @@ fn rebuild_at(
                     0
                 } else {
                     tried.push(known);
-                    budget.saturating_sub(rebuilt.nodes) / 2
+                    let half = budget.saturating_sub(rebuilt.nodes) / 2;
+                    if depth == 0 {
+                        half.min(PER_JOB.saturating_mul(reduced.jobs.len() as u64))
+                    } else {
+                        half
+                    }
                 };
                 // The nodes of this share spent so far.
                 let mut spent = 0;
