@@ -69,10 +69,13 @@
 //! smaller problem: each of more than 16 pieces one buffer, its pieces
 //! fixed inside it, the smaller ones cut back into their pieces (the
 //! wrong joins are mostly there). That problem is rebuilt once more, then
-//! searched, with half of what the rebuild has left; where neither gives
-//! a plan at the bound, the whole is tried again in up to three more
-//! fixed orders where the part has at most 4,096 pieces or few were left
-//! (one in 64 or fewer). Then the search goes on, first over the tiles of
+//! searched, with half of what the rebuild has left but at most 8 nodes a
+//! piece (a search that finds a plan there mostly finds it within that;
+//! one that does not spends all it is given); where neither gives a plan
+//! at the bound, the whole is tried again in up to fifteen more fixed
+//! orders where the part has at most 4,096 pieces or few were left (one
+//! in 64 or fewer), the tiles of each searched unless an earlier order
+//! left the same. Then the search goes on, first over the tiles of
 //! the first stuck rebuild with half of its share (a plan of theirs at any
 //! height is one of the part's), then over the part's buffers. What made
 //! the difference on OmniMalloc's pinwheels (windmills within windmills,
