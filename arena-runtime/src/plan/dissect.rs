@@ -38,10 +38,10 @@
 //! few nodes a tile (a search that finds a plan mostly finds it soon, one
 //! that does not spends all it has); where it has a plan at the bound, so
 //! has the part. Else the pieces are joined again in another order, whose
-//! tiles are searched in turn. Tiles searched once are not searched
-//! again: another order often leaves the same ones. Where nothing has, the tiles of
-//! the first stuck rebuild are handed back: a plan of theirs at any height
-//! is one of the part's. Hash maps are only looked up, never walked: the
+//! tiles are searched in turn (tiles searched once are not searched
+//! again: another order often leaves the same ones). Where nothing has,
+//! the tiles of the first stuck rebuild are handed back: a plan of theirs
+//! at any height is one of the part's. Hash maps are only looked up, never walked: the
 //! result is the same on every run.
 
 use rustc_hash::FxHashMap;
@@ -99,7 +99,8 @@ struct Board {
 /// How many times the pieces are joined, each time taken in another order.
 const ATTEMPTS: u64 = 16;
 /// The most nodes the tiles of a stuck rebuild of the pieces are rebuilt
-/// and searched with, per job of theirs. Where the tiles have a plan at the
+/// and searched with, per job of theirs (not on the rebuild of the tiles,
+/// which has its share of these). Where the tiles have a plan at the
 /// bound, their search mostly finds it within that; where they have none,
 /// it spends all it is given, and the tiles another order leaves, as likely
 /// to have one, get the rest (BENCHMARKS.md, stop 58).

@@ -53,47 +53,47 @@
 //! others), down to the highest part's bound.
 //!
 //! **Rebuilding a dissection.** A part that is a perfect packing is the
-//! pieces of one rectangle of time × bytes: before any search it is
-//! rebuilt bottom up, with half of its share (an eighth above 4,096
-//! buffers). Five pieces that ring a centre as a windmill (a blade ending
-//! where the centre starts, one starting where it ends, one piece under
-//! the first blade and the centre, one over the centre and the second
-//! blade, heights that add up) are joined first; then two of one span of
-//! time whose sum is the height of a piece beside them, stacked; then two
-//! of one height side by side, at once only where the rectangle they make
-//! would join another (pieces of one height meet by chance where phases
-//! are few); then any two of one span, stacked. Each join places its
-//! pieces inside the new rectangle, so one left spanning the part is a
-//! plan at the bound; where pieces no rule joins are left (a join of
-//! pieces of one height or span that met by chance), the tiles left are a
-//! smaller problem: each of more than 16 pieces one buffer, its pieces
-//! fixed inside it, the smaller ones cut back into their pieces (the
-//! wrong joins are mostly there). That problem is rebuilt once more, then
-//! searched, with half of what the rebuild has left but at most 8 nodes a
-//! piece (a search that finds a plan there mostly finds it within that;
-//! one that does not spends all it is given); where neither gives a plan
-//! at the bound, the whole is tried again in up to fifteen more fixed
-//! orders where the part has at most 4,096 pieces or few were left (one
-//! in 64 or fewer), the tiles of each searched unless an earlier order
-//! left the same. Then the search goes on, first over the tiles of
-//! the first stuck rebuild with half of its share (a plan of theirs at any
-//! height is one of the part's), then over the part's buffers. What made
-//! the difference on OmniMalloc's pinwheels (windmills within windmills,
-//! no straight cut crossing them): every one of 2,001 to 10,001 buffers at
-//! every makespan at the optimum (from 1.18 to 1.26 above it over 1,024
-//! phases), each in under a second; of 284 problems of OmniMalloc's
-//! families and this repository's, 46 more at the optimum. What made the
-//! difference on its tilings, where phases are few and many pieces share
-//! a span or a height by chance: the search over a stuck rebuild's tiles,
-//! a few hundred buffers where the part had thousands, most of them whole
-//! rectangles (tilings of 2,001 to 5,001 over 1,024 phases and of 10,001
-//! over 65,536 and more from 1.12-1.26 to the optimum; 280 of the 284 at
-//! it, from 265), with the nodes to finish (a search aimed one byte above
-//! the bound had ended after its first attempt where sizes are whole KiB)
-//! and joins side by side that wait for one that follows (strip tilings
-//! over 1,024 phases: of 24 of 1,500 and 2,300 buffers in five strips, 16
-//! at the optimum, from 10). Over 1,024 phases, 10,001 pieces still leave
-//! wrong joins inside the large tiles, and the rebuild fails.
+//! pieces of one rectangle of time × bytes: before any search it is rebuilt
+//! bottom up, with half of its share (an eighth above 4,096 buffers). Five
+//! pieces that ring a centre as a windmill (a blade ending where the centre
+//! starts, one starting where it ends, one piece under the first blade and
+//! the centre, one over the centre and the second blade, heights that add
+//! up) are joined first; then two of one span of time whose sum is the
+//! height of a piece beside them, stacked; then two of one height side by
+//! side, at once only where the rectangle they make would join another
+//! (pieces of one height meet by chance where phases are few); then any two
+//! of one span, stacked. Each join places its pieces inside the new
+//! rectangle, so one left spanning the part is a plan at the bound; where
+//! pieces no rule joins are left (a join of pieces of one height or span
+//! that met by chance), the tiles left are a smaller problem: each of more
+//! than 16 pieces one buffer, its pieces fixed inside it, the smaller ones
+//! cut back into their pieces (the wrong joins are mostly there). That
+//! problem is rebuilt once more, then searched, with half of what the
+//! rebuild has left but at most 8 nodes for each of its buffers (a search
+//! that finds a plan there mostly finds it within that; one that does not
+//! spends all it is given); where neither gives a plan at the bound, the
+//! whole is tried again in up to fifteen more fixed orders where the part
+//! has at most 4,096 pieces or few were left (one in 64 or fewer), the
+//! tiles of each searched unless an earlier order left the same. Then the
+//! search goes on, first over the tiles of the first stuck rebuild with
+//! half of its share (a plan of theirs at any height is one of the part's),
+//! then over the part's buffers. What made the difference on OmniMalloc's
+//! pinwheels (windmills within windmills, no straight cut crossing them):
+//! every one of 2,001 to 10,001 buffers at every makespan at the optimum
+//! (from 1.18 to 1.26 above it over 1,024 phases), each in under a second;
+//! of 284 problems of OmniMalloc's families and this repository's, 46 more
+//! at the optimum. What made the difference on its tilings, where phases
+//! are few and many pieces share a span or a height by chance: the search
+//! over a stuck rebuild's tiles, a few hundred buffers where the part had
+//! thousands, most of them whole rectangles (tilings of 2,001 to 5,001 over
+//! 1,024 phases and of 10,001 over 65,536 and more from 1.12-1.26 to the
+//! optimum; 280 of the 284 at it, from 265), with the nodes to finish (a
+//! search aimed one byte above the bound had ended after its first attempt
+//! where sizes are whole KiB) and joins side by side that wait for one that
+//! follows (strip tilings over 1,024 phases: of 24 of 1,500 and 2,300
+//! buffers in five strips, 16 at the optimum, from 10). Over 1,024 phases,
+//! 10,001 pieces still leave wrong joins inside the large tiles, and the
+//! rebuild fails.
 //!
 //! **The search** (in the manner of MiniMalloc, Moffitt, ASPLOS 2023)
 //! answers "is there a plan at or below this height?" depth first over
