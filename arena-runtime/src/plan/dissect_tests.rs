@@ -132,13 +132,17 @@ fn jobs_aligned() -> Vec<Job> {
     jobs(&[(0, 2, 3), (0, 2, 5)], 8)
 }
 
-#[test]
-fn a_stuck_rebuild_hands_its_tiles_to_the_search_the_large_ones_whole() {
-    // Seventeen pieces of one span stack into one tile; [2, 3) of 40 and
-    // [2, 4) of 50 join nothing: no rectangle.
+/// Seventeen pieces of one span, which stack into one tile, and `[2, 3)`
+/// of 40 and `[2, 4)` of 50, which join nothing: no rectangle.
+fn stuck_jobs() -> Vec<Job> {
     let mut spans = vec![(0, 2, 1); 17];
     spans.extend([(2, 3, 40), (2, 4, 50)]);
-    let jobs = jobs(&spans, 1);
+    jobs(&spans, 1)
+}
+
+#[test]
+fn a_stuck_rebuild_hands_its_tiles_to_the_search_the_large_ones_whole() {
+    let jobs = stuck_jobs();
     let mut seen = Vec::new();
     let Rebuilt {
         offsets: off,
@@ -174,9 +178,7 @@ fn a_stuck_rebuild_hands_its_tiles_to_the_search_the_large_ones_whole() {
 /// spending what it is given, keep within the budget in all.
 #[test]
 fn a_stuck_rebuild_keeps_to_its_budget_and_hands_back_its_tiles() {
-    let mut spans = vec![(0, 2, 1); 17];
-    spans.extend([(2, 3, 40), (2, 4, 50)]);
-    let jobs = jobs(&spans, 1);
+    let jobs = stuck_jobs();
     for budget in [10, 1_000, 100_000] {
         let mut given = Vec::new();
         let rebuilt = rebuild(&jobs, 4, budget, |_: &[Job], nodes| {
@@ -205,9 +207,7 @@ fn a_stuck_rebuild_keeps_to_its_budget_and_hands_back_its_tiles() {
 /// it was given, which its caller searches).
 #[test]
 fn the_same_stuck_tiles_are_searched_once() {
-    let mut spans = vec![(0, 2, 1); 17];
-    spans.extend([(2, 3, 40), (2, 4, 50)]);
-    let jobs = jobs(&spans, 1);
+    let jobs = stuck_jobs();
     let mut searched = Vec::new();
     let rebuilt = rebuild(&jobs, 4, 100_000, |reduced: &[Job], nodes| {
         let mut shape: Vec<_> = reduced.iter().map(|j| (j.start, j.end, j.foot)).collect();
