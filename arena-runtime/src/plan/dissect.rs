@@ -188,22 +188,21 @@ fn rebuild_at(
             .saturating_sub(searched)
             .saturating_mul(STEPS)
             .saturating_sub(steps);
-        let (ended, used) = once(jobs, &order, sections, align, limit);
-        steps += used;
-        rebuilt.nodes = steps.div_ceil(STEPS) + searched;
+        let (ended, joined) = once(jobs, &order, sections, align, limit);
+        steps += joined;
         let left = match ended {
             Ended::Done(offsets) => {
                 rebuilt.offsets = Some(offsets);
+                rebuilt.nodes = used(steps, searched);
                 return rebuilt;
             }
             Ended::Stuck(left, reduced) => {
                 let known = shape(&reduced.jobs, &mut steps);
-                rebuilt.nodes = steps.div_ceil(STEPS) + searched;
                 let share = if tried.contains(&known) {
                     0
                 } else {
                     tried.push(known);
-                    let half = budget.saturating_sub(rebuilt.nodes) / 2;
+                    let half = budget.saturating_sub(used(steps, searched)) / 2;
                     if depth == 0 {
                         half.min(PER_JOB.saturating_mul(reduced.jobs.len() as u64))
                     } else {
@@ -222,10 +221,10 @@ fn rebuild_at(
                     (found, spent) = (plan, spent + nodes);
                 }
                 searched += spent;
-                rebuilt.nodes = steps.div_ceil(STEPS) + searched;
                 if let Some(offsets) = found.and_then(|at| reduced.expand(&at, jobs)) {
                     rebuilt.offsets = Some(offsets);
                     rebuilt.stuck = None;
+                    rebuilt.nodes = used(steps, searched);
                     return rebuilt;
                 }
                 rebuilt.stuck.get_or_insert(reduced);
@@ -234,11 +233,20 @@ fn rebuild_at(
             Ended::Stopped => break,
         };
         // Another order mends a few chance joins, not many.
-        if rebuilt.nodes >= budget || (left > jobs.len().div_ceil(NEAR) && jobs.len() > SMALL) {
+        if used(steps, searched) >= budget
+            || (left > jobs.len().div_ceil(NEAR) && jobs.len() > SMALL)
+        {
             break;
         }
     }
+    rebuilt.nodes = used(steps, searched);
     rebuilt
+}
+
+/// The nodes of the budget used: the joins' `steps` and the nodes the
+/// searches of stuck tiles used.
+fn used(steps: u64, searched: u64) -> u64 {
+    steps.div_ceil(STEPS) + searched
 }
 
 /// The spans and heights of `jobs`, sorted (the sort's steps counted in
