@@ -1,0 +1,296 @@
+//! The board of one rebuild: its tiles, alive or joined, looked up by
+//! start, end and span, and the joins (the rules are the parent's doc).
+
+use rustc_hash::FxHashMap;
+use std::collections::VecDeque;
+
+use super::{Reduced, WHOLE};
+
+/// A rectangle: a job (the first `n`) or the join of others.
+pub(super) struct Tile {
+    pub(super) start: usize,
+    pub(super) end: usize,
+    pub(super) height: usize,
+    /// Its phases (the jobs' `width`, summed along it).
+    pub(super) width: usize,
+    pub(super) alive: bool,
+    /// Its pieces, `pieces[from..to]`: (tile, offset inside this one).
+    pub(super) from: usize,
+    pub(super) to: usize,
+}
+
+/// The tiles of one span of time.
+#[derive(Default)]
+pub(super) struct Group {
+    pub(super) tiles: Vec<usize>,
+    /// Whether it is in [`Board::crowded`].
+    pub(super) listed: bool,
+}
+
+pub(super) struct Board {
+    pub(super) tiles: Vec<Tile>,
+    pub(super) pieces: Vec<(usize, usize)>,
+    pub(super) by_start: Vec<Vec<usize>>,
+    pub(super) by_end: Vec<Vec<usize>>,
+    pub(super) by_window: FxHashMap<(usize, usize), Group>,
+    /// Spans with two tiles or more alive (some maybe fewer now).
+    pub(super) crowded: VecDeque<(usize, usize)>,
+    pub(super) queue: VecDeque<usize>,
+    /// Tiles no windmill joins now, to be tried stacked on a sum beside
+    /// them or side by side.
+    pub(super) beside: VecDeque<usize>,
+    /// Tiles whose join side by side nothing else would join now, to be
+    /// tried once nothing else joins.
+    pub(super) later: VecDeque<usize>,
+    pub(super) alive: usize,
+    pub(super) steps: u64,
+    /// The steps past which every join gives up.
+    pub(super) limit: u64,
+}
+
+impl Board {
+    /// A new tile of these pieces (offsets inside it); its neighbours,
+    /// which it may complete a windmill for, go back in the queue.
+    pub(super) fn add(
+        &mut self,
+        start: usize,
+        end: usize,
+        height: usize,
+        width: usize,
+        pieces: &[(usize, usize)],
+    ) {
+        let t = self.tiles.len();
+        let from = self.pieces.len();
+        for &(p, _) in pieces {
+            self.tiles[p].alive = false;
+        }
+        self.alive = self.alive + 1 - pieces.len();
+        self.pieces.extend_from_slice(pieces);
+        self.tiles.push(Tile {
+            start,
+            end,
+            height,
+            width,
+            alive: true,
+            from,
+            to: self.pieces.len(),
+        });
+        if !pieces.is_empty() {
+            // The centres it may be a blade or a corner piece of.
+            for list in [
+                &self.by_start[end],
+                &self.by_end[start],
+                &self.by_start[start],
+                &self.by_end[end],
+            ] {
+                self.steps += list.len() as u64;
+                self.queue
+                    .extend(list.iter().copied().filter(|&c| self.tiles[c].alive));
+            }
+            self.queue.push_back(t);
+        }
+        // The lists keep only tiles alive, so that no scan passes the
+        // dead.
+        let tiles = &self.tiles;
+        self.steps += 1;
+        let group = self.by_window.entry((start, end)).or_default();
+        for list in [
+            &mut self.by_start[start],
+            &mut self.by_end[end],
+            &mut group.tiles,
+        ] {
+            if !pieces.is_empty() {
+                self.steps += list.len() as u64;
+                list.retain(|&u| tiles[u].alive);
+            }
+            list.push(t);
+        }
+        if !group.listed && group.tiles.len() >= 2 {
+            group.listed = true;
+            self.crowded.push_back((start, end));
+        }
+    }
+
+    /// Calls `at(job, offset)` for each job (the first `n` tiles) in tile
+    /// `t` placed at `base`.
+    pub(super) fn place(&self, t: usize, base: usize, n: usize, at: &mut impl FnMut(usize, usize)) {
+        let mut stack = vec![(t, base)];
+        while let Some((t, base)) = stack.pop() {
+            let tile = &self.tiles[t];
+            if t < n {
+                at(t, base);
+            }
+            stack.extend(
+                self.pieces[tile.from..tile.to]
+                    .iter()
+                    .map(|&(p, at)| (p, base + at)),
+            );
+        }
+    }
+
+    /// The tiles alive as a smaller problem (see [`Reduced`]); the first
+    /// tiles are the jobs in `order`.
+    pub(super) fn reduce(&mut self, order: &[usize], align: usize) -> Reduced {
+        let n = order.len();
+        let mut reduced = Reduced {
+            jobs: Vec::new(),
+            members: Vec::with_capacity(n),
+            from: vec![0],
+        };
+        for t in 0..self.tiles.len() {
+            let tile = &self.tiles[t];
+            if !tile.alive {
+                continue;
+            }
+            let mut members = Vec::new();
+            self.place(t, 0, n, &mut |j, at| members.push((j, at)));
+            self.steps += members.len() as u64;
+            if members.len() > WHOLE {
+                reduced.push(tile, align, members.iter().map(|&(j, at)| (order[j], at)));
+            } else {
+                for (j, _) in members {
+                    reduced.push(&self.tiles[j], align, [(order[j], 0)]);
+                }
+            }
+        }
+        reduced
+    }
+
+    /// An alive tile of span `[start, end)` and this height, if `height`
+    /// is given, else of any height (every tile looked at is counted).
+    fn find(&mut self, start: usize, end: usize, height: Option<usize>) -> Option<usize> {
+        self.steps += 1;
+        let group = self.by_window.get(&(start, end))?;
+        self.steps += group.tiles.len() as u64;
+        group.tiles.iter().copied().find(|&u| {
+            let tile = &self.tiles[u];
+            tile.alive && height.is_none_or(|h| tile.height == h)
+        })
+    }
+
+    /// Joins the windmill `c` is the centre of, if its four blades are there.
+    pub(super) fn windmill(&mut self, c: usize) -> bool {
+        let (a, b, hc) = (self.tiles[c].start, self.tiles[c].end, self.tiles[c].height);
+        self.steps += (self.by_end[a].len() + self.by_start[b].len()) as u64;
+        // A blade is of use only where a tile spans from it to the far
+        // side of the centre (the piece under or over): looked up once.
+        let mut lefts = self.by_end[a].clone();
+        lefts.retain(|&l| self.tiles[l].alive && self.tiles[l].height > hc);
+        lefts.retain(|&l| self.find(self.tiles[l].start, b, None).is_some());
+        let mut rights = self.by_start[b].clone();
+        rights.retain(|&r| self.tiles[r].alive && self.tiles[r].height > hc);
+        if !lefts.is_empty() {
+            rights.retain(|&r| self.find(a, self.tiles[r].end, None).is_some());
+        }
+        for &l in &lefts {
+            for &r in &rights {
+                self.steps += 1;
+                if self.steps > self.limit {
+                    return false;
+                }
+                let (x, hl) = (self.tiles[l].start, self.tiles[l].height);
+                let (y, hr) = (self.tiles[r].end, self.tiles[r].height);
+                // The five spans differ, so no tile is found twice.
+                let Some(under) = self.find(x, b, Some(hr - hc)) else {
+                    continue;
+                };
+                let Some(over) = self.find(a, y, Some(hl - hc)) else {
+                    continue;
+                };
+                let low = hr - hc;
+                let pieces = [(under, 0), (r, 0), (c, low), (l, low), (over, hr)];
+                let width = self.tiles[l].width + self.tiles[c].width + self.tiles[r].width;
+                self.add(x, y, hl + low, width, &pieces);
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Joins `t` with a tile of its height beside it, if there is one
+    /// (where `sure`, only if the tile they make would join another now).
+    pub(super) fn side_by_side(&mut self, t: usize, sure: bool) -> bool {
+        let (s, e, h) = (self.tiles[t].start, self.tiles[t].end, self.tiles[t].height);
+        self.steps += (self.by_start[e].len() + self.by_end[s].len()) as u64;
+        let same = |u: &usize| self.tiles[*u].alive && self.tiles[*u].height == h;
+        let (u, x, y, pieces) = if let Some(u) = self.by_start[e].iter().copied().find(same) {
+            (u, s, self.tiles[u].end, [(t, 0), (u, 0)])
+        } else if let Some(u) = self.by_end[s].iter().copied().find(same) {
+            (u, self.tiles[u].start, e, [(u, 0), (t, 0)])
+        } else {
+            return false;
+        };
+        if sure && !self.joins_on(x, y, h) {
+            return false;
+        }
+        let width = self.tiles[t].width + self.tiles[u].width;
+        self.add(x, y, h, width, &pieces);
+        true
+    }
+
+    /// Whether a tile of span `[x, y)` and height `h` would join one now:
+    /// one of its span, or one of its height beside it (neither is one of
+    /// the two it would be made of: their spans differ).
+    fn joins_on(&mut self, x: usize, y: usize, h: usize) -> bool {
+        if self.find(x, y, None).is_some() {
+            return true;
+        }
+        self.steps += (self.by_end[x].len() + self.by_start[y].len()) as u64;
+        let tiles = &self.tiles;
+        self.by_end[x]
+            .iter()
+            .chain(&self.by_start[y])
+            .any(|&w| tiles[w].alive && tiles[w].height == h)
+    }
+
+    /// Stacks `t` with a tile of its span whose sum with it is the height
+    /// of a tile beside the span (the two are a piece of a cut in time).
+    pub(super) fn pair(&mut self, t: usize) -> bool {
+        let (s, e, h) = (self.tiles[t].start, self.tiles[t].end, self.tiles[t].height);
+        self.steps += 1;
+        let Some(group) = self.by_window.get(&(s, e)) else {
+            return false;
+        };
+        let beside = || self.by_end[s].iter().chain(&self.by_start[e]);
+        self.steps += (group.tiles.len() * (self.by_end[s].len() + self.by_start[e].len())) as u64;
+        if self.steps > self.limit {
+            return false;
+        }
+        let fits = |u: usize| {
+            let sum = h + self.tiles[u].height;
+            beside().any(|&w| self.tiles[w].alive && self.tiles[w].height == sum)
+        };
+        let found = group
+            .tiles
+            .iter()
+            .copied()
+            .find(|&u| u != t && self.tiles[u].alive && fits(u));
+        let Some(u) = found else {
+            return false;
+        };
+        let (hu, width) = (self.tiles[u].height, self.tiles[t].width);
+        self.add(s, e, h + hu, width, &[(t, 0), (u, h)]);
+        true
+    }
+
+    /// Stacks the first two tiles of the first span that has two. False
+    /// where none has.
+    pub(super) fn stack(&mut self) -> bool {
+        while let Some(span) = self.crowded.pop_front() {
+            let group = self
+                .by_window
+                .get_mut(&span)
+                .expect("a crowded span has a group");
+            group.listed = false;
+            self.steps += group.tiles.len() as u64;
+            let mut alive = group.tiles.iter().copied().filter(|&u| self.tiles[u].alive);
+            if let (Some(u), Some(v)) = (alive.next(), alive.next()) {
+                let (hu, hv) = (self.tiles[u].height, self.tiles[v].height);
+                let width = self.tiles[u].width;
+                self.add(span.0, span.1, hu + hv, width, &[(u, 0), (v, hu)]);
+                return true;
+            }
+        }
+        false
+    }
+}
