@@ -22,8 +22,11 @@
 //!   two of them meet by chance: a pair joins at once only where the
 //!   rectangle it makes would join another (one of its span, or one of its
 //!   height beside it), the others once nothing else joins.
-//! - *Stacked*, any pair: where several share a span, a pair is chosen
-//!   only once nothing else joins (the first).
+//! - *Stacked*, any pair: where several share a span, the first two once
+//!   nothing else joins; in every other order, before the side-by-side
+//!   joins left for last (two of one span of a cut plan can be made to
+//!   touch, the byte cut between them reordered; two of one height side by
+//!   side are surely in line only where a cut in time parts them).
 //!
 //! Each join places its pieces inside the new rectangle, so a single one
 //! left, spanning the part, is a plan at the bound. A join of pieces that
@@ -41,8 +44,8 @@
 //! tiles are searched in turn (tiles searched once are not searched
 //! again: another order often leaves the same ones). Where nothing has,
 //! the tiles of the first stuck rebuild are handed back: a plan of theirs
-//! at any height is one of the part's. Hash maps are only looked up, never walked: the
-//! result is the same on every run.
+//! at any height is one of the part's. Hash maps are only looked up, never
+//! walked: the result is the same on every run.
 
 use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
@@ -94,8 +97,9 @@ pub(super) struct Rebuilt {
 /// with half of what the budget has left (the rebuild of the tiles a
 /// quarter), but at most [`PER_JOB`] nodes a tile. A rebuild that fails
 /// (on a small part, or with few tiles left) is tried again with the
-/// pieces in another order (a fixed one, up to [`ATTEMPTS`]): which pieces
-/// are found first decides where pieces of one height meet by chance.
+/// pieces in another order (a fixed one, up to [`ATTEMPTS`]; every other
+/// one stacks first): which pieces are found first decides where pieces
+/// of one height meet by chance.
 pub(super) fn rebuild(
     jobs: &[Job],
     sections: usize,
@@ -149,7 +153,8 @@ fn rebuild_at(
             .saturating_sub(searched)
             .saturating_mul(STEPS)
             .saturating_sub(steps);
-        let (ended, joined) = once(jobs, &order, sections, align, limit);
+        // Every other order stacks first (see [`once`]).
+        let (ended, joined) = once(jobs, &order, sections, align, limit, attempt % 2 == 1);
         steps += joined;
         let left = match ended {
             Ended::Done(offsets) => {
@@ -286,8 +291,17 @@ enum Ended {
 }
 
 /// One rebuild of `jobs` taken in `order`, stopping past `limit` steps,
-/// and the steps used.
-fn once(jobs: &[Job], order: &[usize], sections: usize, align: usize, limit: u64) -> (Ended, u64) {
+/// and the steps used. Where `stack_first`, two tiles of one span are
+/// stacked before two of one height are joined side by side with nothing
+/// to follow (the module's doc says why).
+fn once(
+    jobs: &[Job],
+    order: &[usize],
+    sections: usize,
+    align: usize,
+    limit: u64,
+    stack_first: bool,
+) -> (Ended, u64) {
     let mut board = Board {
         tiles: Vec::with_capacity(2 * jobs.len()),
         pieces: Vec::with_capacity(4 * jobs.len()),
@@ -316,11 +330,13 @@ fn once(jobs: &[Job], order: &[usize], sections: usize, align: usize, limit: u64
             if board.tiles[t].alive && !board.pair(t) && !board.side_by_side(t, true) {
                 board.later.push_back(t);
             }
+        } else if stack_first && board.stack() {
+            continue;
         } else if let Some(t) = board.later.pop_front() {
             if board.tiles[t].alive {
                 board.side_by_side(t, false);
             }
-        } else if !board.stack() {
+        } else if stack_first || !board.stack() {
             break;
         }
     }

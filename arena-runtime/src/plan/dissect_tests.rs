@@ -246,3 +246,40 @@ fn pieces_that_meet_by_chance_wait_for_a_join_that_follows() {
     let Rebuilt { offsets: off, .. } = rebuild(&jobs, 6, 1_000, unsolved);
     tiles(&jobs, &off.expect("a dissection"), 6, 7);
 }
+
+/// A cut plan whose four pieces `[2, 3)` of one byte meet pieces of one
+/// byte on either side, and a side-by-side join of two of them goes
+/// first: no order of the joins rebuilds it where every stack waits for
+/// nothing else to join; stacked first (every other order), it does.
+#[test]
+fn pieces_of_one_span_are_stacked_first_in_every_other_order() {
+    let rects = [
+        (3, 4, 1, 4),
+        (0, 1, 5, 6),
+        (2, 3, 1, 2),
+        (4, 7, 0, 5),
+        (2, 3, 0, 1),
+        (0, 2, 0, 5),
+        (3, 4, 0, 1),
+        (2, 4, 4, 6),
+        (1, 2, 5, 6),
+        (4, 7, 5, 6),
+        (2, 3, 3, 4),
+        (2, 3, 2, 3),
+    ];
+    let spans = rects.map(|(x0, x1, y0, y1)| (x0, x1, y1 - y0));
+    let jobs = jobs(&spans, 1);
+    let done = |order: &[usize], stack_first| {
+        let (ended, _) = once(&jobs, order, 7, 1, u64::MAX, stack_first);
+        matches!(ended, Ended::Done(_))
+    };
+    let identity: Vec<usize> = (0..jobs.len()).collect();
+    for attempt in 0..ATTEMPTS {
+        let mut order = identity.clone();
+        order.sort_by_key(|&k| (mix(attempt, k as u64), k));
+        assert!(!done(&order, false), "order {attempt}");
+    }
+    assert!(done(&identity, true));
+    let Rebuilt { offsets: off, .. } = rebuild(&jobs, 7, 1_000, unsolved);
+    tiles(&jobs, &off.expect("a dissection"), 7, 6);
+}
