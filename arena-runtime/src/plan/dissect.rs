@@ -43,7 +43,7 @@
 //! has the part. Else the pieces are joined again in another order, whose
 //! tiles are searched in turn (tiles searched once are not searched
 //! again: another order often leaves the same ones). Where nothing has,
-//! the tiles of the first stuck rebuild are handed back: a plan of theirs
+//! the fewest tiles a stuck rebuild left are handed back: a plan of theirs
 //! at any height is one of the part's. Hash maps are only looked up, never
 //! walked: the result is the same on every run.
 
@@ -84,9 +84,9 @@ pub(super) struct Rebuilt {
     pub(super) offsets: Option<Vec<usize>>,
     /// The nodes of the budget used.
     pub(super) nodes: u64,
-    /// Where the first rebuild got stuck (and nothing found a plan): the
-    /// tiles it was left with, a smaller problem whose plans are plans of
-    /// the jobs.
+    /// Where the rebuilds got stuck (and nothing found a plan): the fewest
+    /// tiles one was left with (the first of as many), a smaller problem
+    /// whose plans are plans of the jobs.
     pub(super) stuck: Option<Reduced>,
 }
 
@@ -193,7 +193,15 @@ fn rebuild_at(
                     rebuilt.nodes = used(steps, searched);
                     return rebuilt;
                 }
-                rebuilt.stuck.get_or_insert(reduced);
+                // The fewest tiles are handed back: their search after the
+                // rebuild has fewer jobs to place.
+                if rebuilt
+                    .stuck
+                    .as_ref()
+                    .is_none_or(|fewest| fewest.jobs.len() > reduced.jobs.len())
+                {
+                    rebuilt.stuck = Some(reduced);
+                }
                 left
             }
             Ended::Stopped => break,

@@ -173,8 +173,8 @@ fn a_stuck_rebuild_hands_its_tiles_to_the_search_the_large_ones_whole() {
     assert!(nodes >= 7, "the search's nodes are counted: {nodes}");
 }
 
-/// Where no search finds a plan, the tiles of the first stuck rebuild are
-/// handed back (their plans are the jobs' plans), and the searches, each
+/// Where no search finds a plan, the tiles of a stuck rebuild are handed
+/// back (their plans are the jobs' plans), and the searches, each
 /// spending what it is given, keep within the budget in all.
 #[test]
 fn a_stuck_rebuild_keeps_to_its_budget_and_hands_back_its_tiles() {
@@ -282,4 +282,61 @@ fn pieces_of_one_span_are_stacked_first_in_every_other_order() {
     assert!(done(&identity, true));
     let Rebuilt { offsets: off, .. } = rebuild(&jobs, 7, 1_000, unsolved);
     tiles(&jobs, &off.expect("a dissection"), 7, 6);
+}
+
+/// Where every order gets stuck, the tiles handed back are the fewest any
+/// order left, not the first order's: a cut plan of 36 pieces over 8
+/// phases whose first order gives every tile back (36 jobs) and whose
+/// fifth leaves 13.
+#[test]
+fn the_fewest_stuck_tiles_are_handed_back() {
+    let rects = [
+        (6, 7, 1, 2),
+        (5, 6, 4, 5),
+        (7, 8, 3, 5),
+        (5, 6, 7, 8),
+        (7, 8, 5, 7),
+        (6, 7, 5, 6),
+        (6, 7, 2, 3),
+        (5, 6, 3, 4),
+        (6, 7, 0, 1),
+        (5, 6, 6, 7),
+        (1, 5, 0, 1),
+        (3, 4, 3, 4),
+        (2, 3, 1, 2),
+        (6, 7, 6, 7),
+        (6, 7, 4, 5),
+        (3, 4, 1, 2),
+        (7, 8, 0, 3),
+        (5, 6, 0, 1),
+        (4, 5, 1, 2),
+        (3, 4, 4, 5),
+        (4, 5, 6, 8),
+        (2, 5, 2, 3),
+        (3, 4, 5, 6),
+        (0, 1, 0, 1),
+        (5, 6, 1, 2),
+        (5, 6, 2, 3),
+        (6, 7, 7, 8),
+        (4, 5, 5, 6),
+        (0, 3, 3, 8),
+        (1, 2, 1, 3),
+        (4, 5, 3, 5),
+        (7, 8, 7, 8),
+        (6, 7, 3, 4),
+        (5, 6, 5, 6),
+        (3, 4, 6, 8),
+        (0, 1, 1, 3),
+    ];
+    let spans = rects.map(|(x0, x1, y0, y1)| (x0, x1, y1 - y0));
+    let jobs = jobs(&spans, 1);
+    let identity: Vec<usize> = (0..jobs.len()).collect();
+    let Ended::Stuck(_, first) = once(&jobs, &identity, 8, 1, u64::MAX, false).0 else {
+        panic!("the first order gets stuck");
+    };
+    assert_eq!(first.jobs.len(), 36);
+    let rebuilt = rebuild(&jobs, 8, 100_000, unsolved);
+    assert_eq!(rebuilt.offsets, None);
+    let fewest = rebuilt.stuck.expect("the tiles of a stuck rebuild");
+    assert_eq!(fewest.jobs.len(), 13);
 }

@@ -75,7 +75,7 @@
 //! whole is tried again in up to fifteen more fixed orders where the part
 //! has at most 4,096 pieces or few were left (one in 64 or fewer), the
 //! tiles of each searched unless an earlier order left the same. Then the
-//! search goes on, first over the tiles of the first stuck rebuild with
+//! search goes on, first over the fewest tiles a stuck rebuild left, with
 //! half of its share (a plan of theirs at any height is one of the part's),
 //! then over the part's buffers. What made the difference on OmniMalloc's
 //! pinwheels (windmills within windmills, no straight cut crossing them):
