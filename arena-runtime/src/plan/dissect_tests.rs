@@ -19,6 +19,16 @@ fn jobs(spans: &[(usize, usize, usize)], align: usize) -> Vec<Job> {
         .collect()
 }
 
+/// The jobs of the pieces of a cut plan, each given as its rectangle
+/// (phases `[x0, x1)`, bytes `[y0, y1)`), aligned to 1.
+fn pieces(rects: &[(usize, usize, usize, usize)]) -> Vec<Job> {
+    let spans: Vec<_> = rects
+        .iter()
+        .map(|&(x0, x1, y0, y1)| (x0, x1, y1 - y0))
+        .collect();
+    jobs(&spans, 1)
+}
+
 /// `off` places `jobs` apart, each section exactly full to `height`.
 fn tiles(jobs: &[Job], off: &[usize], sections: usize, height: usize) {
     for s in 0..sections {
@@ -241,8 +251,7 @@ fn pieces_that_meet_by_chance_wait_for_a_join_that_follows() {
         (0, 3, 0, 1),
         (3, 4, 0, 1),
     ];
-    let spans = rects.map(|(x0, x1, y0, y1)| (x0, x1, y1 - y0));
-    let jobs = jobs(&spans, 1);
+    let jobs = pieces(&rects);
     let Rebuilt { offsets: off, .. } = rebuild(&jobs, 6, 1_000, unsolved);
     tiles(&jobs, &off.expect("a dissection"), 6, 7);
 }
@@ -267,8 +276,7 @@ fn pieces_of_one_span_are_stacked_first_in_every_other_order() {
         (2, 3, 3, 4),
         (2, 3, 2, 3),
     ];
-    let spans = rects.map(|(x0, x1, y0, y1)| (x0, x1, y1 - y0));
-    let jobs = jobs(&spans, 1);
+    let jobs = pieces(&rects);
     let done = |order: &[usize], stack_first| {
         let (ended, _) = once(&jobs, order, 7, 1, u64::MAX, stack_first);
         matches!(ended, Ended::Done(_))
@@ -328,8 +336,7 @@ fn the_fewest_stuck_tiles_are_handed_back() {
         (3, 4, 6, 8),
         (0, 1, 1, 3),
     ];
-    let spans = rects.map(|(x0, x1, y0, y1)| (x0, x1, y1 - y0));
-    let jobs = jobs(&spans, 1);
+    let jobs = pieces(&rects);
     let identity: Vec<usize> = (0..jobs.len()).collect();
     let Ended::Stuck(_, first) = once(&jobs, &identity, 8, 1, u64::MAX, false).0 else {
         panic!("the first order gets stuck");
