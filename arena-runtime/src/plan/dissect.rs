@@ -144,10 +144,7 @@ fn rebuild_at(
         tried.push(shape(jobs, &mut steps));
     }
     for attempt in 0..ATTEMPTS {
-        let mut order: Vec<usize> = (0..jobs.len()).collect();
-        if attempt > 0 {
-            order.sort_by_key(|&k| (mix(attempt, k as u64), k));
-        }
+        let order = order(jobs.len(), attempt);
         // The joins' steps and the searches' nodes share the budget.
         let limit = budget
             .saturating_sub(searched)
@@ -215,6 +212,16 @@ fn rebuild_at(
     }
     rebuilt.nodes = used(steps, searched);
     rebuilt
+}
+
+/// The order the `n` pieces are taken in on `attempt`: as given first,
+/// then shuffled by a fixed hash.
+fn order(n: usize, attempt: u64) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..n).collect();
+    if attempt > 0 {
+        order.sort_by_key(|&k| (mix(attempt, k as u64), k));
+    }
+    order
 }
 
 /// The nodes of the budget used: the joins' `steps` and the nodes the
