@@ -45,7 +45,9 @@
 //! again: another order often leaves the same ones). Where nothing has,
 //! the fewest tiles a stuck rebuild left are handed back: a plan of theirs
 //! at any height is one of the part's. Hash maps are only looked up, never
-//! walked: the result is the same on every run.
+//! walked: the result is the same on every run. This module holds the
+//! orders and the stuck tiles; its child `board` one run's tiles, their
+//! lookups and the joins.
 
 use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
