@@ -78,12 +78,9 @@ def problem(n, seed, strips=1, times=1_000_000, capacity=1_048_576, unit=1024,
 
 def csv(rects, offsets=False):
     """The buffers in MiniMalloc's form, with their offsets if asked."""
-    if offsets:
-        lines = ["id,lower,upper,size,offset"]
-        lines += [f"{k},{t0},{t1},{o1 - o0},{o0}" for k, (t0, t1, o0, o1) in enumerate(rects)]
-    else:
-        lines = ["id,lower,upper,size"]
-        lines += [f"{k},{t0},{t1},{o1 - o0}" for k, (t0, t1, o0, o1) in enumerate(rects)]
+    extra = lambda o0: f",{o0}" if offsets else ""
+    lines = ["id,lower,upper,size" + (",offset" if offsets else "")]
+    lines += [f"{k},{t0},{t1},{o1 - o0}" + extra(o0) for k, (t0, t1, o0, o1) in enumerate(rects)]
     return "\n".join(lines) + "\n"
 
 

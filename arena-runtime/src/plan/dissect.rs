@@ -347,13 +347,7 @@ fn once(
             if board.tiles[t].alive && !board.pair(t) && !board.side_by_side(t, true) {
                 board.later.push_back(t);
             }
-        } else if stack_first && board.stack() {
-            continue;
-        } else if let Some(t) = board.later.pop_front() {
-            if board.tiles[t].alive {
-                board.side_by_side(t, false);
-            }
-        } else if stack_first || !board.stack() {
+        } else if !board.last(stack_first) {
             break;
         }
     }

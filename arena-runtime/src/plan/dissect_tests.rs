@@ -220,9 +220,7 @@ fn the_same_stuck_tiles_are_searched_once() {
     let jobs = stuck_jobs();
     let mut searched = Vec::new();
     let rebuilt = rebuild(&jobs, 4, 100_000, |reduced: &[Job], nodes| {
-        let mut shape: Vec<_> = reduced.iter().map(|j| (j.start, j.end, j.foot)).collect();
-        shape.sort_unstable();
-        searched.push(shape);
+        searched.push(shape(reduced, &mut 0));
         (None, nodes)
     });
     assert_eq!(rebuilt.offsets, None);

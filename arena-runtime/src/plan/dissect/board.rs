@@ -273,6 +273,23 @@ impl Board {
         true
     }
 
+    /// One of the joins left for last, once nothing else joins: a tile of
+    /// [`Board::later`] side by side with one of its height, or two of one
+    /// span stacked (first where `stack_first`). False where neither is
+    /// left.
+    pub(super) fn last(&mut self, stack_first: bool) -> bool {
+        if stack_first && self.stack() {
+            return true;
+        }
+        if let Some(t) = self.later.pop_front() {
+            if self.tiles[t].alive {
+                self.side_by_side(t, false);
+            }
+            return true;
+        }
+        !stack_first && self.stack()
+    }
+
     /// Stacks the first two tiles of the first span that has two. False
     /// where none has.
     pub(super) fn stack(&mut self) -> bool {
