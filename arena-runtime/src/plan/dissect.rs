@@ -22,6 +22,13 @@
 //!   two of them meet by chance: a pair joins at once only where the
 //!   rectangle it makes would join another (one of its span, or one of its
 //!   height beside it), the others once nothing else joins.
+//! - *Stacked*, of a sum: once nothing else joins, in every other order
+//!   (the first included), the one choice of the fewest tiles of a span
+//!   whose heights sum to the height of a tile beside it (a cut in time's
+//!   piece cut in bytes into more than two), where a sum of as many meets
+//!   one by chance seldom: stacked two by two as they come, they were
+//!   stacked with the pieces of other cuts (on a strip tiling whose sizes
+//!   are whole KiB, chance sums are many, and the other orders go without).
 //! - *Stacked*, any pair: where several share a span, the first two once
 //!   nothing else joins; in every other order, before the side-by-side
 //!   joins left for last (two of one span of a cut plan can be made to
@@ -326,6 +333,7 @@ fn once(
         by_end: vec![Vec::new(); sections + 1],
         by_window: FxHashMap::default(),
         crowded: VecDeque::new(),
+        changed: VecDeque::new(),
         queue: VecDeque::new(),
         beside: VecDeque::new(),
         later: VecDeque::new(),
@@ -338,12 +346,18 @@ fn once(
         board.add(job.start, job.end, job.foot, job.width, &[]);
     }
     board.queue = (0..jobs.len()).collect();
+    for tile in &mut board.tiles {
+        tile.queued = true;
+    }
     while board.alive > 1 && board.steps <= board.limit {
         if let Some(t) = board.queue.pop_front() {
-            if board.tiles[t].alive && !board.windmill(t) {
+            board.tiles[t].queued = false;
+            if board.tiles[t].alive && !board.windmill(t) && !board.tiles[t].waiting {
+                board.tiles[t].waiting = true;
                 board.beside.push_back(t);
             }
         } else if let Some(t) = board.beside.pop_front() {
+            board.tiles[t].waiting = false;
             if board.tiles[t].alive && !board.pair(t) && !board.side_by_side(t, true) {
                 board.later.push_back(t);
             }

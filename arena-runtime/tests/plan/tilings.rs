@@ -663,3 +663,15 @@ fn strips_over_few_phases_are_rebuilt_and_their_stuck_tiles_searched() {
         at_optimum(&format!("{n} buffers, seed {seed}"), &items);
     }
 }
+
+/// Tilings of 10,001 buffers cut as OmniMalloc's over 1,024 phases: most
+/// pieces of one span are the pieces of a cut in time of more than two,
+/// whose heights sum to the height of what is beside them; stacked two by
+/// two as they come, they were stacked with pieces of other cuts (on the
+/// previous tree: 1.1126 and 1.2455 of the optimum).
+#[test]
+fn pieces_of_one_span_that_sum_to_a_height_beside_are_stacked_together() {
+    for seed in [1, 5] {
+        at_optimum(&format!("seed {seed}"), &by_area(10_001, 1_024, seed));
+    }
+}

@@ -4,6 +4,7 @@
 use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
 
+use super::super::base::log_steps;
 use super::{Reduced, WHOLE};
 
 /// A rectangle: a job (the first `n`) or the join of others.
@@ -14,6 +15,11 @@ pub(super) struct Tile {
     /// Its phases (the jobs' `width`, summed along it).
     pub(super) width: usize,
     pub(super) alive: bool,
+    /// Whether it is in [`Board::queue`] (once: a windmill is looked for
+    /// when it comes out).
+    pub(super) queued: bool,
+    /// Whether it is in [`Board::beside`].
+    pub(super) waiting: bool,
     /// Its pieces, `pieces[from..to]`: (tile, offset inside this one).
     pub(super) from: usize,
     pub(super) to: usize,
@@ -25,6 +31,8 @@ pub(super) struct Group {
     pub(super) tiles: Vec<usize>,
     /// Whether it is in [`Board::crowded`].
     pub(super) listed: bool,
+    /// Whether it is in [`Board::changed`].
+    pub(super) changed: bool,
 }
 
 pub(super) struct Board {
@@ -35,6 +43,10 @@ pub(super) struct Board {
     pub(super) by_window: FxHashMap<(usize, usize), Group>,
     /// Spans with two tiles or more alive (some maybe fewer now).
     pub(super) crowded: VecDeque<(usize, usize)>,
+    /// Spans whose tiles, or the tiles beside them, changed since
+    /// [`Board::sums`] last looked at them.
+    pub(super) changed: VecDeque<(usize, usize)>,
+    /// Tiles to look for a windmill around, each in it once at a time.
     pub(super) queue: VecDeque<usize>,
     /// Tiles no windmill joins now, to be tried stacked on a sum beside
     /// them or side by side.
@@ -72,6 +84,8 @@ impl Board {
             height,
             width,
             alive: true,
+            queued: !pieces.is_empty(),
+            waiting: false,
             from,
             to: self.pieces.len(),
         });
@@ -84,10 +98,29 @@ impl Board {
                 &self.by_end[end],
             ] {
                 self.steps += list.len() as u64;
-                self.queue
-                    .extend(list.iter().copied().filter(|&c| self.tiles[c].alive));
+                for &c in list {
+                    let tile = &mut self.tiles[c];
+                    if tile.alive && !tile.queued {
+                        tile.queued = true;
+                        self.queue.push_back(c);
+                    }
+                }
             }
             self.queue.push_back(t);
+            // The spans beside it have a new height to sum to.
+            for list in [&self.by_start[end], &self.by_end[start]] {
+                self.steps += list.len() as u64;
+                for &u in list {
+                    let tile = &self.tiles[u];
+                    if tile.alive {
+                        let group = self.by_window.get_mut(&(tile.start, tile.end));
+                        if let Some(group) = group.filter(|g| !g.changed) {
+                            group.changed = true;
+                            self.changed.push_back((tile.start, tile.end));
+                        }
+                    }
+                }
+            }
         }
         // The lists keep only tiles alive, so that no scan passes the
         // dead.
@@ -108,6 +141,10 @@ impl Board {
         if !group.listed && group.tiles.len() >= 2 {
             group.listed = true;
             self.crowded.push_back((start, end));
+        }
+        if !group.changed && group.tiles.len() >= 2 {
+            group.changed = true;
+            self.changed.push_back((start, end));
         }
     }
 
@@ -273,11 +310,15 @@ impl Board {
         true
     }
 
-    /// One of the joins left for last, once nothing else joins: a tile of
-    /// [`Board::later`] side by side with one of its height, or two of one
-    /// span stacked (first where `stack_first`). False where neither is
-    /// left.
+    /// One of the joins left for last, once nothing else joins: tiles of
+    /// one span that sum to a height beside it (where not `stack_first`,
+    /// first), a tile of [`Board::later`] side by side with one of its
+    /// height, or two of one span stacked (first where `stack_first`).
+    /// False where none is left.
     pub(super) fn last(&mut self, stack_first: bool) -> bool {
+        if !stack_first && self.sums() {
+            return true;
+        }
         if stack_first && self.stack() {
             return true;
         }
@@ -288,6 +329,108 @@ impl Board {
             return true;
         }
         !stack_first && self.stack()
+    }
+
+    /// Stacks a few tiles of one span whose heights sum to the height of a
+    /// tile beside the span (the pieces of a cut in time, as in
+    /// [`Board::pair`], of any number), in the first span of
+    /// [`Board::changed`] that has such. False where none has.
+    pub(super) fn sums(&mut self) -> bool {
+        while let Some((s, e)) = self.changed.pop_front() {
+            if self.steps > self.limit {
+                return false;
+            }
+            let group = self
+                .by_window
+                .get_mut(&(s, e))
+                .expect("a changed span has a group");
+            group.changed = false;
+            self.steps += group.tiles.len() as u64;
+            let tiles = &self.tiles;
+            let mut members: Vec<(usize, usize)> = group
+                .tiles
+                .iter()
+                .filter(|&&u| tiles[u].alive)
+                .map(|&u| (tiles[u].height, u))
+                .collect();
+            if members.len() < 2 {
+                continue;
+            }
+            members.sort_unstable_by(|a, b| b.cmp(a));
+            let total: usize = members.iter().map(|m| m.0).sum();
+            let mut targets: Vec<usize> = self.by_end[s]
+                .iter()
+                .chain(&self.by_start[e])
+                .map(|&w| &self.tiles[w])
+                .filter(|w| w.alive && w.height <= total)
+                .map(|w| w.height)
+                .collect();
+            self.steps += targets.len() as u64 + members.len() as u64 * log_steps(members.len());
+            targets.sort_unstable();
+            targets.dedup();
+            let heights = targets.len();
+            // The step all heights are multiples of.
+            let step = members
+                .iter()
+                .map(|m| m.0)
+                .chain(targets.iter().copied())
+                .fold(0, gcd)
+                .max(1);
+            // The fewest tiles first, and only where a sum of as many
+            // would meet a height by chance seldom ([`CHANCE`]); where two
+            // choices of as many meet a height, which one was cut is a
+            // guess: that height is left (set to 0).
+            let mut found = None;
+            let mut left = 64 * members.len() * heights;
+            // The choices of `most` tiles.
+            let mut choices = members.len() as f64;
+            'fewest: for most in 2..=members.len() {
+                choices = choices * (members.len() + 1 - most) as f64 / most as f64;
+                if !choices.is_finite() {
+                    break;
+                }
+                for target in &mut targets {
+                    left = left.saturating_sub(1);
+                    self.steps += 1;
+                    // The sums of `most` tiles expected to meet one of the
+                    // heights by chance.
+                    let chance = choices * heights as f64 * step as f64 / (*target).max(1) as f64;
+                    if *target == 0 || chance > CHANCE {
+                        continue;
+                    }
+                    let (chosen, steps) =
+                        subset(&members, *target, most, left.min(16 * members.len()));
+                    self.steps += steps as u64;
+                    left -= steps;
+                    match chosen {
+                        Found::One(chosen) => {
+                            found = Some((*target, chosen));
+                            break 'fewest;
+                        }
+                        Found::Many => *target = 0,
+                        Found::None => {}
+                    }
+                }
+                if left == 0 {
+                    break;
+                }
+            }
+            if let Some((target, chosen)) = found {
+                let mut at = 0;
+                let pieces: Vec<(usize, usize)> = chosen
+                    .iter()
+                    .map(|&k| {
+                        let (h, u) = members[k];
+                        at += h;
+                        (u, at - h)
+                    })
+                    .collect();
+                let width = self.tiles[members[0].1].width;
+                self.add(s, e, target, width, &pieces);
+                return true;
+            }
+        }
+        false
     }
 
     /// Stacks the first two tiles of the first span that has two. False
@@ -309,5 +452,90 @@ impl Board {
             }
         }
         false
+    }
+}
+
+/// The most chance sums a choice of tiles may be expected to meet the
+/// height of a tile beside their span with (over all the choices of as
+/// many tiles and all those heights): above it, [`Board::sums`] leaves the
+/// choice to the joins left for last.
+const CHANCE: f64 = 0.25;
+
+/// What [`subset`] found.
+enum Found {
+    /// Exactly one choice, by position.
+    One(Vec<usize>),
+    /// None (or none within the steps given).
+    None,
+    /// Two or more: which one was cut is a guess.
+    Many,
+}
+
+/// The one choice of two to `count` of `members` (heights, largest first)
+/// whose heights sum to `need`, if there is one, looked for within `most`
+/// steps; and the steps taken.
+fn subset(members: &[(usize, usize)], need: usize, count: usize, most: usize) -> (Found, usize) {
+    // The heights from each position on, summed.
+    let mut after = vec![0; members.len() + 1];
+    for k in (0..members.len()).rev() {
+        after[k] = after[k + 1] + members[k].0;
+    }
+    let mut chosen = Vec::new();
+    let mut first = None;
+    let (mut k, mut need) = (0, need);
+    for steps in 0..most {
+        if need == 0 && chosen.len() >= 2 {
+            if first.is_some() {
+                return (Found::Many, steps);
+            }
+            first = Some(chosen.clone());
+        } else if need > 0 && k < members.len() && after[k] >= need {
+            if members[k].0 <= need && chosen.len() < count {
+                chosen.push(k);
+                need -= members[k].0;
+            }
+            k += 1;
+            continue;
+        }
+        // Back: the last chosen left out.
+        let Some(last) = chosen.pop() else {
+            return (first.map_or(Found::None, Found::One), steps);
+        };
+        need += members[last].0;
+        k = last + 1;
+    }
+    (Found::None, most)
+}
+
+/// The greatest common divisor of `a` and `b`.
+fn gcd(a: usize, b: usize) -> usize {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Heights, largest first, as [`subset`] takes them.
+    fn members(heights: &[usize]) -> Vec<(usize, usize)> {
+        heights.iter().copied().zip(0..).collect()
+    }
+
+    #[test]
+    fn the_one_choice_of_tiles_that_sum_to_a_height_is_found() {
+        let members = members(&[9, 7, 5, 3, 2]);
+        // 9 + 3 + 2 = 14 and 7 + 5 + 2 = 14: two choices of three.
+        assert!(matches!(subset(&members, 14, 3, 1_000).0, Found::Many));
+        // 9 + 5 + 3 = 17 only (7 + 5 + 3 + 2 is four).
+        let (Found::One(chosen), _) = subset(&members, 17, 3, 1_000) else {
+            panic!("one choice of three sums to 17");
+        };
+        assert_eq!(chosen, [0, 2, 3]);
+        // Two at least: 9 alone is not a choice; none sums to 1.
+        assert!(matches!(subset(&members, 9, 1, 1_000).0, Found::None));
+        assert!(matches!(subset(&members, 9, 2, 1_000).0, Found::One(c) if c == [1, 4]));
+        assert!(matches!(subset(&members, 1, 5, 1_000).0, Found::None));
+        // Within the steps given, or not at all.
+        assert!(matches!(subset(&members, 17, 3, 2).0, Found::None));
     }
 }
