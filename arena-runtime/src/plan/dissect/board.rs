@@ -381,7 +381,7 @@ impl Board {
             // choices of as many meet a height, which one was cut is a
             // guess: that height is left (set to 0).
             let mut found = None;
-            let mut left = 64 * members.len() * heights;
+            let mut left = members.len().saturating_mul(heights).saturating_mul(64);
             // The choices of `most` tiles.
             let mut choices = members.len() as f64;
             'fewest: for most in 2..=members.len() {
