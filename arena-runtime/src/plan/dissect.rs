@@ -56,9 +56,6 @@
 //! orders and the stuck tiles; its child `board` one run's tiles, their
 //! lookups and the joins.
 
-use rustc_hash::FxHashMap;
-use std::collections::VecDeque;
-
 use super::base::{log_steps, mix};
 use super::search::Job;
 use board::{Board, Tile};
@@ -326,21 +323,7 @@ fn once(
     limit: u64,
     stack_first: bool,
 ) -> (Ended, u64) {
-    let mut board = Board {
-        tiles: Vec::with_capacity(2 * jobs.len()),
-        pieces: Vec::with_capacity(4 * jobs.len()),
-        by_start: vec![Vec::new(); sections + 1],
-        by_end: vec![Vec::new(); sections + 1],
-        by_window: FxHashMap::default(),
-        crowded: VecDeque::new(),
-        changed: VecDeque::new(),
-        queue: VecDeque::new(),
-        beside: VecDeque::new(),
-        later: VecDeque::new(),
-        alive: 0,
-        steps: 0,
-        limit,
-    };
+    let mut board = Board::new(jobs.len(), sections, limit);
     for &k in order {
         let job = &jobs[k];
         board.add(job.start, job.end, job.foot, job.width, &[]);

@@ -61,6 +61,26 @@ pub(super) struct Board {
 }
 
 impl Board {
+    /// An empty board for `jobs` pieces over `sections`, whose joins give
+    /// up past `limit` steps.
+    pub(super) fn new(jobs: usize, sections: usize, limit: u64) -> Board {
+        Board {
+            tiles: Vec::with_capacity(2 * jobs),
+            pieces: Vec::with_capacity(4 * jobs),
+            by_start: vec![Vec::new(); sections + 1],
+            by_end: vec![Vec::new(); sections + 1],
+            by_window: FxHashMap::default(),
+            crowded: VecDeque::new(),
+            changed: VecDeque::new(),
+            queue: VecDeque::new(),
+            beside: VecDeque::new(),
+            later: VecDeque::new(),
+            alive: 0,
+            steps: 0,
+            limit,
+        }
+    }
+
     /// A new tile of these pieces (offsets inside it); its neighbours,
     /// which it may complete a windmill for, go back in the queue.
     pub(super) fn add(
