@@ -41,6 +41,11 @@ pub(super) struct Board {
     pub(super) by_start: Vec<Vec<usize>>,
     pub(super) by_end: Vec<Vec<usize>>,
     pub(super) by_window: FxHashMap<(usize, usize), Group>,
+    /// How many tiles alive end at a time with a height, by (time,
+    /// height): whether one of a height is beside a span is one lookup.
+    pub(super) ending: FxHashMap<(usize, usize), usize>,
+    /// How many tiles alive start at a time with a height.
+    pub(super) starting: FxHashMap<(usize, usize), usize>,
     /// Spans with two tiles or more alive (some maybe fewer now).
     pub(super) crowded: VecDeque<(usize, usize)>,
     /// Spans whose tiles, or the tiles beside them, changed since
@@ -70,6 +75,8 @@ impl Board {
             by_start: vec![Vec::new(); sections + 1],
             by_end: vec![Vec::new(); sections + 1],
             by_window: FxHashMap::default(),
+            ending: FxHashMap::default(),
+            starting: FxHashMap::default(),
             crowded: VecDeque::new(),
             changed: VecDeque::new(),
             queue: VecDeque::new(),
@@ -94,8 +101,19 @@ impl Board {
         let t = self.tiles.len();
         let from = self.pieces.len();
         for &(p, _) in pieces {
-            self.tiles[p].alive = false;
+            let tile = &mut self.tiles[p];
+            tile.alive = false;
+            for (map, at) in [
+                (&mut self.ending, tile.end),
+                (&mut self.starting, tile.start),
+            ] {
+                if let Some(count) = map.get_mut(&(at, tile.height)) {
+                    *count -= 1;
+                }
+            }
         }
+        *self.ending.entry((end, height)).or_default() += 1;
+        *self.starting.entry((start, height)).or_default() += 1;
         self.alive = self.alive + 1 - pieces.len();
         self.pieces.extend_from_slice(pieces);
         self.tiles.push(Tile {
@@ -268,6 +286,9 @@ impl Board {
     /// (where `sure`, only if the tile they make would join another now).
     pub(super) fn side_by_side(&mut self, t: usize, sure: bool) -> bool {
         let (s, e, h) = (self.tiles[t].start, self.tiles[t].end, self.tiles[t].height);
+        if !self.beside(s, e, h) {
+            return false;
+        }
         self.steps += (self.by_start[e].len() + self.by_end[s].len()) as u64;
         let same = |u: &usize| self.tiles[*u].alive && self.tiles[*u].height == h;
         let (u, x, y, pieces) = if let Some(u) = self.by_start[e].iter().copied().find(same) {
@@ -289,15 +310,21 @@ impl Board {
     /// one of its span, or one of its height beside it (neither is one of
     /// the two it would be made of: their spans differ).
     fn joins_on(&mut self, x: usize, y: usize, h: usize) -> bool {
-        if self.find(x, y, None).is_some() {
-            return true;
-        }
-        self.steps += (self.by_end[x].len() + self.by_start[y].len()) as u64;
-        let tiles = &self.tiles;
-        self.by_end[x]
-            .iter()
-            .chain(&self.by_start[y])
-            .any(|&w| tiles[w].alive && tiles[w].height == h)
+        self.find(x, y, None).is_some() || self.beside(x, y, h)
+    }
+
+    /// Whether a tile alive of height `h` ends at `s` or starts at `e`
+    /// (beside the span `[s, e)`): two steps.
+    fn beside(&mut self, s: usize, e: usize, h: usize) -> bool {
+        self.steps += 2;
+        self.is_beside(s, e, h)
+    }
+
+    /// [`Board::beside`], its steps not counted.
+    fn is_beside(&self, s: usize, e: usize, h: usize) -> bool {
+        let alive =
+            |map: &FxHashMap<(usize, usize), usize>, key| map.get(&key).is_some_and(|&n| n > 0);
+        alive(&self.ending, (s, h)) || alive(&self.starting, (e, h))
     }
 
     /// Stacks `t` with a tile of its span whose sum with it is the height
@@ -308,15 +335,12 @@ impl Board {
         let Some(group) = self.by_window.get(&(s, e)) else {
             return false;
         };
-        let beside = || self.by_end[s].iter().chain(&self.by_start[e]);
-        self.steps += (group.tiles.len() * (self.by_end[s].len() + self.by_start[e].len())) as u64;
+        // Two lookups a tile of the span.
+        self.steps += 2 * group.tiles.len() as u64;
         if self.steps > self.limit {
             return false;
         }
-        let fits = |u: usize| {
-            let sum = h + self.tiles[u].height;
-            beside().any(|&w| self.tiles[w].alive && self.tiles[w].height == sum)
-        };
+        let fits = |u: usize| self.is_beside(s, e, h + self.tiles[u].height);
         let found = group
             .tiles
             .iter()
@@ -535,6 +559,31 @@ fn gcd(a: usize, b: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_pair_looks_up_the_heights_beside_once_a_tile_of_its_span() {
+        // 60 tiles over [1, 2), of heights 1..=60, and 60 beside them
+        // over [0, 1), of heights 1,000 and up: no two of the span sum
+        // to a height beside.
+        let mut board = Board::new(121, 3, u64::MAX);
+        for h in 1..=60 {
+            board.add(1, 2, h, 1, &[]);
+        }
+        for h in 1_000..1_060 {
+            board.add(0, 1, h, 1, &[]);
+        }
+        let before = board.steps;
+        assert!(!board.pair(0));
+        // One step for the span, two for each of its tiles (it walked
+        // the 60 beside for each: 3,601 steps).
+        assert_eq!(board.steps - before, 121);
+        // A tile of the sum 1 + 60 beside, after the span: they stack.
+        board.add(2, 3, 61, 1, &[]);
+        assert!(board.pair(0));
+        let joined = board.tiles.last().expect("the pair's tile");
+        assert_eq!((joined.start, joined.end, joined.height), (1, 2, 61));
+        assert_eq!(&board.pieces[joined.from..joined.to], [(0, 0), (59, 1)]);
+    }
 
     /// Heights, largest first, as [`subset`] takes them.
     fn members(heights: &[usize]) -> Vec<(usize, usize)> {
