@@ -323,7 +323,7 @@ fn once(
     limit: u64,
     stack_first: bool,
 ) -> (Ended, u64) {
-    let mut board = Board::new(jobs.len(), sections, limit);
+    let mut board = Board::new(jobs.len(), sections, limit, stack_first);
     for &k in order {
         let job = &jobs[k];
         board.add(job.start, job.end, job.foot, job.width, &[]);
@@ -344,7 +344,7 @@ fn once(
             if board.tiles[t].alive && !board.pair(t) && !board.side_by_side(t, true) {
                 board.later.push_back(t);
             }
-        } else if !board.last(stack_first) {
+        } else if !board.last() {
             break;
         }
     }

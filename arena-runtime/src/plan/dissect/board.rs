@@ -63,12 +63,16 @@ pub(super) struct Board {
     pub(super) steps: u64,
     /// The steps past which every join gives up.
     pub(super) limit: u64,
+    /// Whether two tiles of one span are stacked before the side-by-side
+    /// joins left for last, and sums are not looked for (nor
+    /// [`Board::changed`] kept).
+    pub(super) stack_first: bool,
 }
 
 impl Board {
     /// An empty board for `jobs` pieces over `sections`, whose joins give
-    /// up past `limit` steps.
-    pub(super) fn new(jobs: usize, sections: usize, limit: u64) -> Board {
+    /// up past `limit` steps (see [`Board::stack_first`]).
+    pub(super) fn new(jobs: usize, sections: usize, limit: u64, stack_first: bool) -> Board {
         Board {
             tiles: Vec::with_capacity(2 * jobs),
             pieces: Vec::with_capacity(4 * jobs),
@@ -85,6 +89,7 @@ impl Board {
             alive: 0,
             steps: 0,
             limit,
+            stack_first,
         }
     }
 
@@ -146,7 +151,11 @@ impl Board {
             }
             self.queue.push_back(t);
             // The spans beside it have a new height to sum to.
-            for list in [&self.by_start[end], &self.by_end[start]] {
+            let sums = if self.stack_first { 0 } else { 2 };
+            for list in [&self.by_start[end], &self.by_end[start]]
+                .into_iter()
+                .take(sums)
+            {
                 self.steps += list.len() as u64;
                 for &u in list {
                     let tile = &self.tiles[u];
@@ -180,7 +189,7 @@ impl Board {
             group.listed = true;
             self.crowded.push_back((start, end));
         }
-        if !group.changed && group.tiles.len() >= 2 {
+        if !self.stack_first && !group.changed && group.tiles.len() >= 2 {
             group.changed = true;
             self.changed.push_back((start, end));
         }
@@ -355,11 +364,12 @@ impl Board {
     }
 
     /// One of the joins left for last, once nothing else joins: tiles of
-    /// one span that sum to a height beside it (where not `stack_first`,
-    /// first), a tile of [`Board::later`] side by side with one of its
-    /// height, or two of one span stacked (first where `stack_first`).
-    /// False where none is left.
-    pub(super) fn last(&mut self, stack_first: bool) -> bool {
+    /// one span that sum to a height beside it (where not
+    /// [`Board::stack_first`], first), a tile of [`Board::later`] side by
+    /// side with one of its height, or two of one span stacked (first
+    /// where `stack_first`). False where none is left.
+    pub(super) fn last(&mut self) -> bool {
+        let stack_first = self.stack_first;
         if !stack_first && self.sums() {
             return true;
         }
@@ -565,7 +575,7 @@ mod tests {
         // 60 tiles over [1, 2), of heights 1..=60, and 60 beside them
         // over [0, 1), of heights 1,000 and up: no two of the span sum
         // to a height beside.
-        let mut board = Board::new(121, 3, u64::MAX);
+        let mut board = Board::new(121, 3, u64::MAX, false);
         for h in 1..=60 {
             board.add(1, 2, h, 1, &[]);
         }
@@ -583,6 +593,29 @@ mod tests {
         let joined = board.tiles.last().expect("the pair's tile");
         assert_eq!((joined.start, joined.end, joined.height), (1, 2, 61));
         assert_eq!(&board.pieces[joined.from..joined.to], [(0, 0), (59, 1)]);
+    }
+
+    #[test]
+    fn a_board_that_stacks_first_keeps_no_changed_spans() {
+        // Three tiles of [0, 1), and two of one height after them joined
+        // side by side: a board that looks for sums marks the span of
+        // three changed (it has tiles to sum, and a new height beside);
+        // one that stacks first never looks for sums and marks none.
+        for stack_first in [false, true] {
+            let mut board = Board::new(6, 3, u64::MAX, stack_first);
+            for h in [1, 2, 3] {
+                board.add(0, 1, h, 1, &[]);
+            }
+            board.add(1, 2, 4, 1, &[]);
+            board.add(2, 3, 4, 1, &[]);
+            assert!(board.side_by_side(3, false));
+            let changed: Vec<(usize, usize)> = board.changed.iter().copied().collect();
+            if stack_first {
+                assert!(changed.is_empty(), "{changed:?}");
+            } else {
+                assert_eq!(changed, [(0, 1)]);
+            }
+        }
     }
 
     /// Heights, largest first, as [`subset`] takes them.
