@@ -150,12 +150,14 @@ impl Board {
                 }
             }
             self.queue.push_back(t);
-            // The spans beside it have a new height to sum to.
-            let sums = if self.stack_first { 0 } else { 2 };
-            for list in [&self.by_start[end], &self.by_end[start]]
-                .into_iter()
-                .take(sums)
-            {
+            // The spans beside it have a new height to sum to (where sums
+            // are looked for).
+            let beside = if self.stack_first {
+                [].as_slice()
+            } else {
+                &[&self.by_start[end], &self.by_end[start]]
+            };
+            for &list in beside {
                 self.steps += list.len() as u64;
                 for &u in list {
                     let tile = &self.tiles[u];
