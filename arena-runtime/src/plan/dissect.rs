@@ -328,10 +328,6 @@ fn once(
         let job = &jobs[k];
         board.add(job.start, job.end, job.foot, job.width, &[]);
     }
-    board.queue = (0..jobs.len()).collect();
-    for tile in &mut board.tiles {
-        tile.queued = true;
-    }
     while board.alive > 1 && board.steps <= board.limit {
         if let Some(t) = board.queue.pop_front() {
             board.tiles[t].queued = false;

@@ -93,8 +93,9 @@ impl Board {
         }
     }
 
-    /// A new tile of these pieces (offsets inside it); its neighbours,
-    /// which it may complete a windmill for, go back in the queue.
+    /// A new tile of these pieces (offsets inside it), queued for a
+    /// windmill; its neighbours, which it may complete one for, go back in
+    /// the queue first.
     pub(super) fn add(
         &mut self,
         start: usize,
@@ -127,7 +128,7 @@ impl Board {
             height,
             width,
             alive: true,
-            queued: !pieces.is_empty(),
+            queued: true,
             waiting: false,
             from,
             to: self.pieces.len(),
@@ -149,7 +150,6 @@ impl Board {
                     }
                 }
             }
-            self.queue.push_back(t);
             // The spans beside it have a new height to sum to (where sums
             // are looked for).
             let beside = if self.stack_first {
@@ -171,6 +171,8 @@ impl Board {
                 }
             }
         }
+        // It may be a centre itself.
+        self.queue.push_back(t);
         // The lists keep only tiles alive, so that no scan passes the
         // dead.
         let tiles = &self.tiles;
