@@ -62,6 +62,11 @@ pub(super) const fn mix(seed: u64, k: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// The greatest common divisor of `a` and `b`.
+pub(super) const fn gcd(a: usize, b: usize) -> usize {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
+
 /// The steps a sort of `n` items counts for each: `n`'s bit length (a
 /// log factor the budget charges, so that it bounds the time).
 pub(super) fn log_steps(n: usize) -> u64 {

@@ -1,7 +1,7 @@
 //! The search's rounds over one part: node limits that double, the bound
 //! tried first, then a bisection towards it from the best plan so far.
 
-use super::base::Plan;
+use super::base::{Plan, gcd};
 use super::search;
 
 /// What [`rounds`] did.
@@ -360,11 +360,6 @@ impl Rounds<'_> {
             nodes,
         }
     }
-}
-
-/// The greatest common divisor.
-const fn gcd(a: usize, b: usize) -> usize {
-    if b == 0 { a } else { gcd(b, a % b) }
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
 
-use super::super::base::log_steps;
+use super::super::base::{gcd, log_steps};
 use super::{Reduced, WHOLE};
 
 /// A rectangle: a job (the first `n`) or the join of others.
@@ -563,11 +563,6 @@ fn subset(members: &[(usize, usize)], need: usize, count: usize, most: usize) ->
         k = last + 1;
     }
     (Found::None, most)
-}
-
-/// The greatest common divisor of `a` and `b`.
-fn gcd(a: usize, b: usize) -> usize {
-    if b == 0 { a } else { gcd(b, a % b) }
 }
 
 #[cfg(test)]
