@@ -35,6 +35,17 @@ pub(super) struct Group {
     pub(super) changed: bool,
 }
 
+impl Group {
+    /// Puts `span` (this group's) at the back of `changed`, unless it is
+    /// in it.
+    fn mark(&mut self, span: (usize, usize), changed: &mut VecDeque<(usize, usize)>) {
+        if !self.changed {
+            self.changed = true;
+            changed.push_back(span);
+        }
+    }
+}
+
 pub(super) struct Board {
     pub(super) tiles: Vec<Tile>,
     pub(super) pieces: Vec<(usize, usize)>,
@@ -161,12 +172,9 @@ impl Board {
                 self.steps += list.len() as u64;
                 for &u in list {
                     let tile = &self.tiles[u];
-                    if tile.alive {
-                        let group = self.by_window.get_mut(&(tile.start, tile.end));
-                        if let Some(group) = group.filter(|g| !g.changed) {
-                            group.changed = true;
-                            self.changed.push_back((tile.start, tile.end));
-                        }
+                    let span = (tile.start, tile.end);
+                    if let Some(group) = self.by_window.get_mut(&span).filter(|_| tile.alive) {
+                        group.mark(span, &mut self.changed);
                     }
                 }
             }
@@ -193,9 +201,8 @@ impl Board {
             group.listed = true;
             self.crowded.push_back((start, end));
         }
-        if !self.stack_first && !group.changed && group.tiles.len() >= 2 {
-            group.changed = true;
-            self.changed.push_back((start, end));
+        if !self.stack_first && group.tiles.len() >= 2 {
+            group.mark((start, end), &mut self.changed);
         }
     }
 
