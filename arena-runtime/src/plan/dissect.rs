@@ -54,13 +54,15 @@
 //! at any height is one of the part's. Hash maps are only looked up, never
 //! walked: the result is the same on every run. This module holds the
 //! orders and the stuck tiles; its child `board` one run's tiles, their
-//! lookups and the joins.
+//! lookups and the joins, and `sums` the choice of tiles that sum to a
+//! height.
 
 use super::base::{log_steps, mix};
 use super::search::Job;
 use board::{Board, Tile};
 
 mod board;
+mod sums;
 
 /// The steps (pieces looked at) that count as one node of the budget:
 /// about the time of one node of the search (a step here is a lookup).
