@@ -4,8 +4,8 @@
 use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
 
-use super::super::base::{gcd, log_steps};
-use super::sums::{CHANCE, Found, subset};
+use super::super::base::log_steps;
+use super::sums::fewest;
 use super::{Reduced, WHOLE};
 
 /// A rectangle: a job (the first `n`) or the join of others.
@@ -434,53 +434,8 @@ impl Board {
             self.steps += targets.len() as u64 + members.len() as u64 * log_steps(members.len());
             targets.sort_unstable();
             targets.dedup();
-            let heights = targets.len();
-            // The step all heights are multiples of.
-            let step = members
-                .iter()
-                .map(|m| m.0)
-                .chain(targets.iter().copied())
-                .fold(0, gcd)
-                .max(1);
-            // The fewest tiles first, and only where a sum of as many
-            // would meet a height by chance seldom ([`CHANCE`]); where two
-            // choices of as many meet a height, which one was cut is a
-            // guess: that height is left (set to 0).
-            let mut found = None;
-            let mut left = members.len().saturating_mul(heights).saturating_mul(64);
-            // The choices of `most` tiles.
-            let mut choices = members.len() as f64;
-            'fewest: for most in 2..=members.len() {
-                choices = choices * (members.len() + 1 - most) as f64 / most as f64;
-                if !choices.is_finite() {
-                    break;
-                }
-                for target in &mut targets {
-                    left = left.saturating_sub(1);
-                    self.steps += 1;
-                    // The sums of `most` tiles expected to meet one of the
-                    // heights by chance.
-                    let chance = choices * heights as f64 * step as f64 / (*target).max(1) as f64;
-                    if *target == 0 || chance > CHANCE {
-                        continue;
-                    }
-                    let (chosen, steps) =
-                        subset(&members, *target, most, left.min(16 * members.len()));
-                    self.steps += steps as u64;
-                    left -= steps;
-                    match chosen {
-                        Found::One(chosen) => {
-                            found = Some((*target, chosen));
-                            break 'fewest;
-                        }
-                        Found::Many => *target = 0,
-                        Found::None => {}
-                    }
-                }
-                if left == 0 {
-                    break;
-                }
-            }
+            let (found, steps) = fewest(&members, &mut targets);
+            self.steps += steps;
             if let Some((target, chosen)) = found {
                 let mut at = 0;
                 let pieces: Vec<(usize, usize)> = chosen

@@ -2,14 +2,74 @@
 //! beside it: the search behind the board's sums (`Board::sums`, in the
 //! sibling `board`).
 
+use super::super::base::gcd;
+
 /// The most chance sums a choice of tiles may be expected to meet the
 /// height of a tile beside their span with (over all the choices of as
 /// many tiles and all those heights): above it, `Board::sums` leaves the
 /// choice to the joins left for last.
-pub(super) const CHANCE: f64 = 0.25;
+const CHANCE: f64 = 0.25;
+
+/// The fewest of `members` (heights, largest first, and tiles) whose
+/// heights sum to one of `targets` (sorted, the heights beside their span),
+/// where that choice is the only one of as many and a sum of as many would
+/// meet one of the heights by chance seldom ([`CHANCE`]); the height and
+/// the choice (by position), if found, and the steps taken. A height two
+/// choices of as many meet is set to 0 in `targets` (which one was cut is
+/// a guess).
+pub(super) fn fewest(
+    members: &[(usize, usize)],
+    targets: &mut [usize],
+) -> (Option<(usize, Vec<usize>)>, u64) {
+    let mut taken = 0;
+    let heights = targets.len();
+    // The step all heights are multiples of.
+    let step = members
+        .iter()
+        .map(|m| m.0)
+        .chain(targets.iter().copied())
+        .fold(0, gcd)
+        .max(1);
+    // The fewest tiles first.
+    let mut found = None;
+    let mut left = members.len().saturating_mul(heights).saturating_mul(64);
+    // The choices of `most` tiles.
+    let mut choices = members.len() as f64;
+    'fewest: for most in 2..=members.len() {
+        choices = choices * (members.len() + 1 - most) as f64 / most as f64;
+        if !choices.is_finite() {
+            break;
+        }
+        for target in targets.iter_mut() {
+            left = left.saturating_sub(1);
+            taken += 1;
+            // The sums of `most` tiles expected to meet one of the
+            // heights by chance.
+            let chance = choices * heights as f64 * step as f64 / (*target).max(1) as f64;
+            if *target == 0 || chance > CHANCE {
+                continue;
+            }
+            let (chosen, steps) = subset(members, *target, most, left.min(16 * members.len()));
+            taken += steps as u64;
+            left -= steps;
+            match chosen {
+                Found::One(chosen) => {
+                    found = Some((*target, chosen));
+                    break 'fewest;
+                }
+                Found::Many => *target = 0,
+                Found::None => {}
+            }
+        }
+        if left == 0 {
+            break;
+        }
+    }
+    (found, taken)
+}
 
 /// What [`subset`] found.
-pub(super) enum Found {
+enum Found {
     /// Exactly one choice, by position.
     One(Vec<usize>),
     /// None (or none within the steps given).
@@ -21,12 +81,7 @@ pub(super) enum Found {
 /// The one choice of two to `count` of `members` (heights, largest first)
 /// whose heights sum to `need`, if there is one, looked for within `most`
 /// steps; and the steps taken.
-pub(super) fn subset(
-    members: &[(usize, usize)],
-    need: usize,
-    count: usize,
-    most: usize,
-) -> (Found, usize) {
+fn subset(members: &[(usize, usize)], need: usize, count: usize, most: usize) -> (Found, usize) {
     // The heights from each position on, summed.
     let mut after = vec![0; members.len() + 1];
     for k in (0..members.len()).rev() {
@@ -84,5 +139,23 @@ mod tests {
         assert!(matches!(subset(&members, 1, 5, 1_000).0, Found::None));
         // Within the steps given, or not at all.
         assert!(matches!(subset(&members, 17, 3, 2).0, Found::None));
+    }
+
+    #[test]
+    fn the_fewest_tiles_whose_sum_chance_seldom_meets_are_chosen() {
+        // 70,001 + 29,999: the one choice of two.
+        let mut targets = [100_000];
+        let (found, _) = fewest(&members(&[70_001, 29_999, 1]), &mut targets);
+        assert_eq!(found, Some((100_000, vec![0, 1])));
+        // Two choices of two meet the height: a guess, so that height is
+        // left (and three of them sum to none).
+        let (found, _) = fewest(&members(&[60_001, 50_001, 49_999, 39_999]), &mut targets);
+        assert_eq!((found, targets), (None, [0]));
+        // 512 + 512 = 1,024, the one choice, but two tiles of 512-byte
+        // steps meet a height of 1,024 by chance too often: left to the
+        // joins left for last.
+        let mut targets = [1_024];
+        let (found, _) = fewest(&members(&[512, 512]), &mut targets);
+        assert_eq!((found, targets), (None, [1_024]));
     }
 }
