@@ -42,14 +42,14 @@
 //! a smaller problem of the same bound: each tile of more than [`WHOLE`]
 //! pieces one job, its pieces fixed inside it, the smaller ones given back
 //! as their pieces (the wrong joins are mostly there, among the last ones
-//! made). That problem is rebuilt once more (the large tiles there from
-//! the start: a pair is chosen beside them) and else searched (the
-//! caller's `solve`), with half of what the budget has left but at most a
-//! few nodes a tile (a search that finds a plan mostly finds it soon, one
-//! that does not spends all it has); where it has a plan at the bound, so
-//! has the part. Else the pieces are joined again in another order, whose
-//! tiles are searched in turn (tiles searched once are not searched
-//! again: another order often leaves the same ones). Where nothing has,
+//! made). Where those are [`few`], that problem is rebuilt once more (the
+//! large tiles there from the start: a pair is chosen beside them) and
+//! else searched (the caller's `solve`), with half of what the budget has
+//! left but at most a few nodes a tile (a search that finds a plan mostly
+//! finds it soon, one that does not spends all it has); where it has a
+//! plan at the bound, so has the part. Else the pieces are joined again in
+//! another order, whose tiles are searched in turn (tiles searched once
+//! are not searched again: another order often leaves the same ones). Where nothing has,
 //! the fewest tiles a stuck rebuild left are handed back: a plan of theirs
 //! at any height is one of the part's. Hash maps are only looked up, never
 //! walked: the result is the same on every run. This module holds the
@@ -68,8 +68,9 @@ mod sums;
 /// about the time of one node of the search (a step here is a lookup).
 const STEPS: u64 = 4_096;
 
-/// How many times the pieces are joined, each time taken in another order.
-const ATTEMPTS: u64 = 16;
+/// How many times the pieces are joined, each time taken in another order
+/// (the budget mostly stops them first).
+const ATTEMPTS: u64 = 64;
 /// The most nodes the tiles of a stuck rebuild of the pieces are rebuilt
 /// and searched with, per job of theirs (not on the rebuild of the tiles,
 /// which has its share of these). Where the tiles have a plan at the
@@ -169,7 +170,8 @@ fn rebuild_at(
             }
             Ended::Stuck(left, reduced) => {
                 let known = shape(&reduced.jobs, &mut steps);
-                let share = if tried.contains(&known) {
+                let share = if !few(reduced.jobs.len(), jobs.len(), depth) || tried.contains(&known)
+                {
                     0
                 } else {
                     tried.push(known);
@@ -230,6 +232,16 @@ fn order(n: usize, attempt: u64) -> Vec<usize> {
         order.sort_by_key(|&k| (mix(attempt, k as u64), k));
     }
     order
+}
+
+/// Whether the `tiles` a stuck rebuild of `jobs` left are few enough to be
+/// searched, `depth` rebuilds of stuck tiles deep: at the top, fewer than
+/// two in five of the jobs. A search of more, nearly the part itself,
+/// seldom finds a plan and spends all it is given, where another order
+/// costs less (on strip tilings, 52 of 484 such searches found one, 43 of
+/// 67 of fewer than three in ten: BENCHMARKS.md, stop 62).
+fn few(tiles: usize, jobs: usize, depth: usize) -> bool {
+    depth > 0 || tiles.saturating_mul(5) < jobs.saturating_mul(2)
 }
 
 /// The nodes of the budget used: the joins' `steps` and the nodes the
