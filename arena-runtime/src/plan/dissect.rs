@@ -49,9 +49,9 @@
 //! finds it soon, one that does not spends all it has); where it has a
 //! plan at the bound, so has the part. Else the pieces are joined again in
 //! another order, whose tiles are searched in turn (tiles searched once
-//! are not searched again: another order often leaves the same ones). Where nothing has,
-//! the fewest tiles a stuck rebuild left are handed back: a plan of theirs
-//! at any height is one of the part's. Hash maps are only looked up, never
+//! are not searched again: another order often leaves the same ones).
+//! Where nothing has, the fewest tiles a stuck rebuild left are handed
+//! back: a plan of theirs at any height is one of the part's. Hash maps are only looked up, never
 //! walked: the result is the same on every run. This module holds the
 //! orders and the stuck tiles; its child `board` one run's tiles, their
 //! lookups and the joins, and `sums` the choice of tiles that sum to a
@@ -100,11 +100,11 @@ pub(super) struct Rebuilt {
 }
 
 /// Rebuilds `jobs`, which tile a rectangle over `sections`, into it, with
-/// `budget` nodes in all. Where a rebuild gets stuck, its tiles are
-/// rebuilt as a smaller problem, then searched by `solve` (jobs, nodes:
-/// the offsets of a plan at the bound, if found, and the nodes used),
-/// with half of what the budget has left (the rebuild of the tiles a
-/// quarter), but at most [`PER_JOB`] nodes a tile. A rebuild that fails
+/// `budget` nodes in all. Where a rebuild gets stuck with [`few`] tiles,
+/// they are rebuilt as a smaller problem, then searched by `solve` (jobs,
+/// nodes: the offsets of a plan at the bound, if found, and the nodes
+/// used), with half of what the budget has left (the rebuild of the tiles
+/// a quarter), but at most [`PER_JOB`] nodes a tile. A rebuild that fails
 /// (on a small part, or with few tiles left) is tried again with the
 /// pieces in another order (a fixed one, up to [`ATTEMPTS`]; every other
 /// one stacks first): which pieces are found first decides where pieces
@@ -236,10 +236,11 @@ fn order(n: usize, attempt: u64) -> Vec<usize> {
 
 /// Whether the `tiles` a stuck rebuild of `jobs` left are few enough to be
 /// searched, `depth` rebuilds of stuck tiles deep: at the top, fewer than
-/// two in five of the jobs. A search of more, nearly the part itself,
-/// seldom finds a plan and spends all it is given, where another order
-/// costs less (on strip tilings, 52 of 484 such searches found one, 43 of
-/// 67 of fewer than three in ten: BENCHMARKS.md, stop 62).
+/// two in five of the jobs (below it, always). A search of more, nearly
+/// the part itself, seldom finds a plan and spends all it is given, where
+/// another order costs less (on strip tilings, 52 of 484 searches of two
+/// in five or more found one; 43 of 67 of fewer than three in ten did:
+/// BENCHMARKS.md, stop 62).
 fn few(tiles: usize, jobs: usize, depth: usize) -> bool {
     depth > 0 || tiles.saturating_mul(5) < jobs.saturating_mul(2)
 }
