@@ -170,16 +170,17 @@ fn rebuild_at(
             }
             Ended::Stuck(left, reduced) => {
                 let known = shape(&reduced.jobs, &mut steps);
-                let share = if !few(reduced.jobs.len(), jobs.len(), depth) || tried.contains(&known)
-                {
+                let share = if tried.contains(&known) {
                     0
                 } else {
                     tried.push(known);
                     let half = budget.saturating_sub(used(steps, searched)) / 2;
-                    if depth == 0 {
+                    if depth > 0 {
+                        half
+                    } else if few(reduced.jobs.len(), jobs.len()) {
                         half.min(PER_JOB.saturating_mul(reduced.jobs.len() as u64))
                     } else {
-                        half
+                        0
                     }
                 };
                 // The nodes of this share spent so far.
@@ -234,15 +235,15 @@ fn order(n: usize, attempt: u64) -> Vec<usize> {
     order
 }
 
-/// Whether the `tiles` a stuck rebuild of `jobs` left are few enough to be
-/// searched, `depth` rebuilds of stuck tiles deep: at the top, fewer than
-/// two in five of the jobs (below it, always). A search of more, nearly
-/// the part itself, seldom finds a plan and spends all it is given, where
-/// another order costs less (on strip tilings, 52 of 484 searches of two
-/// in five or more found one; 43 of 67 of fewer than three in ten did:
-/// BENCHMARKS.md, stop 62).
-fn few(tiles: usize, jobs: usize, depth: usize) -> bool {
-    depth > 0 || tiles.saturating_mul(5) < jobs.saturating_mul(2)
+/// Whether the `tiles` a stuck rebuild of `jobs` left (at the top; below
+/// it, every stuck rebuild's are) are few enough to be searched: fewer
+/// than two in five of the jobs. A search of more, nearly the part itself,
+/// seldom finds a plan and spends all it is given, where another order
+/// costs less (on strip tilings, 52 of 484 searches of two in five or more
+/// found one; 43 of 67 of fewer than three in ten did: BENCHMARKS.md, stop
+/// 62).
+fn few(tiles: usize, jobs: usize) -> bool {
+    tiles.saturating_mul(5) < jobs.saturating_mul(2)
 }
 
 /// The nodes of the budget used: the joins' `steps` and the nodes the
