@@ -19,7 +19,9 @@
 //!   time).
 //! - *Side by side*: two rectangles of one height, one ending where the
 //!   other starts. Where many pieces share a start, an end and a height,
-//!   two of them meet by chance: a pair joins at once only where the
+//!   two of them meet by chance: a pair joins at once only where the two
+//!   are the only tiles of their height that end and start there (where
+//!   more meet, the first found is as often not the one in line) and the
 //!   rectangle it makes would join another (one of its span, or one of its
 //!   height beside it), the others once nothing else joins.
 //! - *Stacked*, of a sum: once nothing else joins, in every other order

@@ -287,9 +287,14 @@ fn pieces_of_one_span_are_stacked_first_in_every_other_order() {
     tiles(&jobs, &off.expect("a dissection"), 7, 6);
 }
 
-/// 36 pieces of a cut plan over 8 phases, 8 bytes high, that the first
-/// order leaves all apart (the fewest any order leaves: 13 tiles).
-fn scattered() -> Vec<Job> {
+/// 36 pieces of a cut plan over 8 phases, 8 bytes high, many of one
+/// byte meeting others of their height where several end and start at
+/// once. Joined side by side at once with the first of them found (as
+/// before), no order rebuilt them (the fewest tiles left were 13); at once
+/// only where the two are alone of their height where they meet (the
+/// others once nothing else joins), they rebuild.
+#[test]
+fn pieces_side_by_side_join_at_once_only_alone_of_their_height() {
     let rects = [
         (6, 7, 1, 2),
         (5, 6, 4, 5),
@@ -328,39 +333,103 @@ fn scattered() -> Vec<Job> {
         (3, 4, 6, 8),
         (0, 1, 1, 3),
     ];
+    let jobs = pieces(&rects);
+    let Rebuilt { offsets: off, .. } = rebuild(&jobs, 8, 100_000, unsolved);
+    tiles(&jobs, &off.expect("a dissection"), 8, 8);
+}
+
+/// 53 pieces of a cut plan over 10 phases, 10 bytes high, that no order
+/// rebuilds: the first leaves 37 jobs (the tiles of 16 pieces or fewer
+/// given back as their pieces), the sixth 18, the fewest.
+fn scattered() -> Vec<Job> {
+    let rects = [
+        (7, 9, 9, 10),
+        (9, 10, 0, 1),
+        (0, 1, 4, 5),
+        (1, 2, 4, 5),
+        (4, 5, 0, 1),
+        (2, 9, 7, 8),
+        (0, 1, 5, 6),
+        (5, 6, 0, 1),
+        (0, 1, 2, 3),
+        (1, 2, 0, 1),
+        (9, 10, 9, 10),
+        (4, 5, 1, 2),
+        (5, 6, 6, 7),
+        (0, 1, 9, 10),
+        (6, 7, 3, 4),
+        (6, 9, 0, 1),
+        (1, 2, 1, 2),
+        (1, 2, 2, 3),
+        (4, 5, 3, 5),
+        (0, 1, 1, 2),
+        (3, 4, 5, 7),
+        (2, 3, 0, 3),
+        (0, 1, 7, 8),
+        (7, 9, 3, 4),
+        (5, 6, 1, 2),
+        (1, 2, 3, 4),
+        (1, 2, 5, 6),
+        (6, 9, 4, 6),
+        (9, 10, 4, 6),
+        (3, 4, 0, 5),
+        (1, 2, 6, 7),
+        (4, 5, 2, 3),
+        (1, 2, 8, 9),
+        (5, 6, 2, 3),
+        (0, 1, 3, 4),
+        (6, 10, 6, 7),
+        (2, 3, 3, 4),
+        (9, 10, 7, 8),
+        (1, 2, 7, 8),
+        (2, 10, 8, 9),
+        (2, 3, 4, 7),
+        (0, 1, 0, 1),
+        (0, 1, 8, 9),
+        (0, 1, 6, 7),
+        (1, 2, 9, 10),
+        (9, 10, 3, 4),
+        (5, 6, 5, 6),
+        (6, 9, 1, 3),
+        (9, 10, 1, 3),
+        (2, 7, 9, 10),
+        (4, 5, 5, 7),
+        (5, 6, 3, 4),
+        (5, 6, 4, 5),
+    ];
     pieces(&rects)
 }
 
 /// Where every order gets stuck, the tiles handed back are the fewest any
-/// order left, not the first order's: a cut plan of 36 pieces over 8
-/// phases whose first order gives every tile back (36 jobs) and whose
-/// fifth leaves 13.
+/// order left, not the first order's: a cut plan of 53 pieces over 10
+/// phases whose first order leaves 37 jobs and whose sixth leaves 18.
 #[test]
 fn the_fewest_stuck_tiles_are_handed_back() {
     let jobs = scattered();
-    let Ended::Stuck(_, first) = once(&jobs, &order(jobs.len(), 0), 8, 1, u64::MAX, false).0 else {
+    let Ended::Stuck(_, first) = once(&jobs, &order(jobs.len(), 0), 10, 1, u64::MAX, false).0
+    else {
         panic!("the first order gets stuck");
     };
-    assert_eq!(first.jobs.len(), 36);
-    let rebuilt = rebuild(&jobs, 8, 100_000, unsolved);
+    assert_eq!(first.jobs.len(), 37);
+    let rebuilt = rebuild(&jobs, 10, 100_000, unsolved);
     assert_eq!(rebuilt.offsets, None);
     let fewest = rebuilt.stuck.expect("the tiles of a stuck rebuild");
-    assert_eq!(fewest.jobs.len(), 13);
+    assert_eq!(fewest.jobs.len(), 18);
 }
 
 /// Tiles nearly as many as the jobs are not searched (a search of them
 /// seldom finds a plan, and another order costs less): the first order
-/// leaves all 36 apart, and only the orders that leave fewer than two in
-/// five (here 14) have their tiles searched.
+/// leaves 37 of 53, others 34, and only the orders that leave fewer than
+/// two in five (here 21 or fewer) have their tiles searched.
 #[test]
 fn tiles_nearly_as_many_as_the_jobs_are_not_searched() {
     let jobs = scattered();
     let mut searched = Vec::new();
-    let rebuilt = rebuild(&jobs, 8, 100_000, |reduced: &[Job], nodes| {
+    let rebuilt = rebuild(&jobs, 10, 100_000, |reduced: &[Job], nodes| {
         searched.push(reduced.len());
         (None, nodes)
     });
     assert_eq!(rebuilt.offsets, None);
     assert!(!searched.is_empty());
-    assert!(searched.iter().all(|&n| n < 15), "{searched:?}");
+    assert!(searched.iter().all(|&n| n <= 21), "{searched:?}");
 }

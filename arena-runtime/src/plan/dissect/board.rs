@@ -304,7 +304,9 @@ impl Board {
     }
 
     /// Joins `t` with a tile of its height beside it, if there is one
-    /// (where `sure`, only if the tile they make would join another now).
+    /// (where `sure`, only if the two are the only tiles of their height
+    /// that end and start where they meet, and the tile they make would
+    /// join another now).
     pub(super) fn side_by_side(&mut self, t: usize, sure: bool) -> bool {
         let (s, e, h) = (self.tiles[t].start, self.tiles[t].end, self.tiles[t].height);
         if !self.beside(s, e, h) {
@@ -319,7 +321,8 @@ impl Board {
         } else {
             return false;
         };
-        if sure && !self.joins_on(x, y, h) {
+        let meet = if x == s { e } else { s };
+        if sure && !(self.alone(meet, h) && self.joins_on(x, y, h)) {
             return false;
         }
         let width = self.tiles[t].width + self.tiles[u].width;
@@ -332,6 +335,18 @@ impl Board {
     /// the two it would be made of: their spans differ).
     fn joins_on(&mut self, x: usize, y: usize, h: usize) -> bool {
         self.find(x, y, None).is_some() || self.beside(x, y, h)
+    }
+
+    /// Whether one tile alive of height `h` ends at `at` and one starts
+    /// there: two of that height side by side there are then in line in
+    /// every plan of the tiles where either is in line with one. Where
+    /// more meet, the first found is as often not the one in line (on
+    /// strip tilings over few phases, 51 % to all of such joins at once
+    /// were wrong, 9 % of the others: BENCHMARKS.md, stop 63). Two steps.
+    fn alone(&mut self, at: usize, h: usize) -> bool {
+        self.steps += 2;
+        let one = |map: &FxHashMap<(usize, usize), usize>| map.get(&(at, h)) == Some(&1);
+        one(&self.ending) && one(&self.starting)
     }
 
     /// Whether a tile alive of height `h` ends at `s` or starts at `e`
@@ -503,6 +518,29 @@ mod tests {
         let joined = board.tiles.last().expect("the pair's tile");
         assert_eq!((joined.start, joined.end, joined.height), (1, 2, 61));
         assert_eq!(&board.pieces[joined.from..joined.to], [(0, 0), (59, 1)]);
+    }
+
+    #[test]
+    fn a_join_side_by_side_at_once_waits_where_others_of_its_height_meet() {
+        // A tile of [1, 2) and 1 byte, a tile of [0, 2) (the rectangle
+        // the join makes would stack on it) and one or two of [0, 1) and
+        // 1 byte ending where the first starts.
+        for enders in [1, 2] {
+            let mut board = Board::new(4, 2, u64::MAX, false);
+            board.add(1, 2, 1, 1, &[]);
+            board.add(0, 2, 3, 2, &[]);
+            for _ in 0..enders {
+                board.add(0, 1, 1, 1, &[]);
+            }
+            // Alone, they join at once; with another of the height
+            // ending there, only once nothing else joins.
+            assert_eq!(board.side_by_side(0, true), enders == 1);
+            if enders == 2 {
+                assert!(board.side_by_side(0, false));
+            }
+            let joined = board.tiles.last().expect("the join's tile");
+            assert_eq!((joined.start, joined.end, joined.height), (0, 2, 1));
+        }
     }
 
     #[test]
