@@ -53,11 +53,11 @@
 //! another order, whose tiles are searched in turn (tiles searched once
 //! are not searched again: another order often leaves the same ones).
 //! Where nothing has, the fewest tiles a stuck rebuild left are handed
-//! back: a plan of theirs at any height is one of the part's. Hash maps are only looked up, never
-//! walked: the result is the same on every run. This module holds the
-//! orders and the stuck tiles; its child `board` one run's tiles, their
-//! lookups and the joins, and `sums` the choice of tiles that sum to a
-//! height.
+//! back: a plan of theirs at any height is one of the part's. Hash maps
+//! are only looked up, never walked: the result is the same on every run.
+//! This module holds the orders and the stuck tiles; its child `board` one
+//! run's tiles, their lookups and the joins, and `sums` the choice of
+//! tiles that sum to a height.
 
 use super::base::{log_steps, mix};
 use super::search::Job;

@@ -321,8 +321,8 @@ impl Board {
         } else {
             return false;
         };
-        let meet = if x == s { e } else { s };
-        if sure && !(self.alone(meet, h) && self.joins_on(x, y, h)) {
+        // They meet where `t` ends or where it starts.
+        if sure && !(self.alone(if x == s { e } else { s }, h) && self.joins_on(x, y, h)) {
             return false;
         }
         let width = self.tiles[t].width + self.tiles[u].width;
