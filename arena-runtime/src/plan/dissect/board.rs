@@ -8,6 +8,14 @@ use super::super::base::log_steps;
 use super::sums::fewest;
 use super::{Reduced, WHOLE};
 
+/// The most tiles alive that may end or start where a pair meets for the
+/// pair to join at once on a tile of its height beside it alone
+/// ([`Board::crowded`]).
+const CROWD: usize = 9;
+/// The most pieces of a height for a pair of it to join at once on a tile
+/// of its height beside it, however many meet there.
+const COMMON: usize = 16;
+
 /// A rectangle: a job (the first `n`) or the join of others.
 pub(super) struct Tile {
     pub(super) start: usize,
@@ -58,6 +66,8 @@ pub(super) struct Board {
     pub(super) ending: FxHashMap<(usize, usize), usize>,
     /// How many tiles alive start at a time with a height.
     pub(super) starting: FxHashMap<(usize, usize), usize>,
+    /// How many of the pieces (the jobs) have each height.
+    pub(super) of_height: FxHashMap<usize, usize>,
     /// Spans with two tiles or more alive (some maybe fewer now).
     pub(super) crowded: VecDeque<(usize, usize)>,
     /// Spans whose tiles, or the tiles beside them, changed since
@@ -93,6 +103,7 @@ impl Board {
             by_window: FxHashMap::default(),
             ending: FxHashMap::default(),
             starting: FxHashMap::default(),
+            of_height: FxHashMap::default(),
             crowded: VecDeque::new(),
             changed: VecDeque::new(),
             queue: VecDeque::new(),
@@ -117,6 +128,9 @@ impl Board {
         pieces: &[(usize, usize)],
     ) {
         let t = self.tiles.len();
+        if pieces.is_empty() {
+            *self.of_height.entry(height).or_default() += 1;
+        }
         let from = self.pieces.len();
         for &(p, _) in pieces {
             let tile = &mut self.tiles[p];
@@ -322,7 +336,8 @@ impl Board {
             return false;
         };
         // They meet where `t` ends or where it starts.
-        if sure && !(self.alone(if x == s { e } else { s }, h) && self.joins_on(x, y, h)) {
+        let at = if x == s { e } else { s };
+        if sure && !(self.alone(at, h) && self.joins_on(x, y, h, at)) {
             return false;
         }
         let width = self.tiles[t].width + self.tiles[u].width;
@@ -330,11 +345,36 @@ impl Board {
         true
     }
 
-    /// Whether a tile of span `[x, y)` and height `h` would join one now:
-    /// one of its span, or one of its height beside it (neither is one of
-    /// the two it would be made of: their spans differ).
-    fn joins_on(&mut self, x: usize, y: usize, h: usize) -> bool {
-        self.find(x, y, None).is_some() || self.beside(x, y, h)
+    /// Whether a tile of span `[x, y)` and height `h`, made of two that
+    /// meet at `at`, would join one now: one of its span, or one of its
+    /// height beside it (neither is one of the two it would be made of:
+    /// their spans differ), the latter only where `at` is not
+    /// [`Board::crowded`].
+    fn joins_on(&mut self, x: usize, y: usize, h: usize, at: usize) -> bool {
+        self.find(x, y, None).is_some() || (self.beside(x, y, h) && !self.crowded(at, h))
+    }
+
+    /// Whether more than [`CROWD`] tiles alive end or start at `at` and
+    /// more than [`COMMON`] pieces have height `h`: there a tile of height
+    /// `h` beside the span a pair would make is mostly one that met it by
+    /// chance. On strip tilings whose sizes are whole KiB, such joins at
+    /// once were wrong in 65 % to 68 % of cases, the others of the pair
+    /// alone 2 % to 15 % (on OmniMalloc's tilings, where a height is seldom
+    /// shared by more, 2 %: BENCHMARKS.md, stop 64).
+    fn crowded(&mut self, at: usize, h: usize) -> bool {
+        self.steps += 1;
+        if self.of_height.get(&h).is_none_or(|&n| n <= COMMON) {
+            return false;
+        }
+        let (ending, starting) = (&self.by_end[at], &self.by_start[at]);
+        self.steps += (ending.len() + starting.len()) as u64;
+        let tiles = &self.tiles;
+        let alive = ending
+            .iter()
+            .chain(starting)
+            .filter(|&&u| tiles[u].alive)
+            .count();
+        alive > CROWD
     }
 
     /// Whether one tile alive of height `h` ends at `at` and one starts
@@ -540,6 +580,37 @@ mod tests {
             }
             let joined = board.tiles.last().expect("the join's tile");
             assert_eq!((joined.start, joined.end, joined.height), (0, 2, 1));
+        }
+    }
+
+    #[test]
+    fn a_join_side_by_side_at_once_on_a_height_beside_waits_where_many_meet() {
+        // A tile of [1, 2) and one of [2, 3), both 1 byte high (the only
+        // ones of that height to end and start at 2), a tile of 1 byte
+        // over [0, 1) beside the span [1, 3) they would make, 15 more
+        // pieces of 1 byte over [3, 4) (18 of that height in all, or 15
+        // with 12), and 4 tiles of other heights ending at 2 and 4
+        // starting there (10 meeting there in all, or 4 with none).
+        for (others, more, joins) in [(4, 15, false), (4, 12, true), (0, 15, true)] {
+            let mut board = Board::new(24, 4, u64::MAX, false);
+            board.add(1, 2, 1, 1, &[]);
+            board.add(2, 3, 1, 1, &[]);
+            board.add(0, 1, 1, 1, &[]);
+            for _ in 0..more {
+                board.add(3, 4, 1, 1, &[]);
+            }
+            for h in 2..2 + others {
+                board.add(0, 2, h, 2, &[]);
+                board.add(2, 4, h, 2, &[]);
+            }
+            assert_eq!(board.side_by_side(0, true), joins, "{others} {more}");
+            if !joins {
+                // A tile of the span it makes is there: it joins at once.
+                board.add(1, 3, 7, 2, &[]);
+                assert!(board.side_by_side(0, true));
+            }
+            let joined = board.tiles.last().expect("the join's tile");
+            assert_eq!((joined.start, joined.end, joined.height), (1, 3, 1));
         }
     }
 
