@@ -8,13 +8,12 @@ use super::super::base::log_steps;
 use super::sums::fewest;
 use super::{Reduced, WHOLE};
 
-/// The most tiles alive that may end or start where a pair meets for the
-/// pair to join at once on a tile of its height beside it alone
-/// ([`Board::crowded`]).
+/// [`Board::crowded`]: the most tiles alive ending or starting where a
+/// pair meets, and the most pieces of a height (16, or one in 256 where
+/// the pieces are more), for the look-ahead of a tile beside to count.
 const CROWD: usize = 9;
-/// The most pieces of a height for a pair of it to join at once on a tile
-/// of its height beside it, however many meet there.
 const COMMON: usize = 16;
+const SHARE: usize = 256;
 
 /// A rectangle: a job (the first `n`) or the join of others.
 pub(super) struct Tile {
@@ -68,6 +67,9 @@ pub(super) struct Board {
     pub(super) starting: FxHashMap<(usize, usize), usize>,
     /// How many of the pieces (the jobs) have each height.
     pub(super) of_height: FxHashMap<usize, usize>,
+    /// The most pieces of a height for it not to be common
+    /// ([`Board::crowded`]).
+    pub(super) common: usize,
     /// Spans with two tiles or more alive (some maybe fewer now).
     pub(super) crowded: VecDeque<(usize, usize)>,
     /// Spans whose tiles, or the tiles beside them, changed since
@@ -104,6 +106,7 @@ impl Board {
             ending: FxHashMap::default(),
             starting: FxHashMap::default(),
             of_height: FxHashMap::default(),
+            common: COMMON.max(jobs / SHARE),
             crowded: VecDeque::new(),
             changed: VecDeque::new(),
             queue: VecDeque::new(),
@@ -355,15 +358,15 @@ impl Board {
     }
 
     /// Whether more than [`CROWD`] tiles alive end or start at `at` and
-    /// more than [`COMMON`] pieces have height `h`: there a tile of height
-    /// `h` beside the span a pair would make is mostly one that met it by
-    /// chance. On strip tilings whose sizes are whole KiB, such joins at
-    /// once were wrong in 65 % to 68 % of cases, the others of the pair
-    /// alone 2 % to 15 % (on OmniMalloc's tilings, where a height is seldom
-    /// shared by more, 2 %: BENCHMARKS.md, stop 64).
+    /// more than [`Board::common`] pieces have height `h`: there a tile of
+    /// height `h` beside the span a pair would make mostly met it by
+    /// chance (on strip tilings whose sizes are whole KiB, such joins at
+    /// once were wrong in 65 % to 68 % of cases, the others 2 % to 29 %;
+    /// on OmniMalloc's tilings, whose heights few pieces share, 2 %:
+    /// BENCHMARKS.md, stop 64).
     fn crowded(&mut self, at: usize, h: usize) -> bool {
         self.steps += 1;
-        if self.of_height.get(&h).is_none_or(|&n| n <= COMMON) {
+        if self.of_height.get(&h).is_none_or(|&n| n <= self.common) {
             return false;
         }
         let (ending, starting) = (&self.by_end[at], &self.by_start[at]);
@@ -590,9 +593,17 @@ mod tests {
         // over [0, 1) beside the span [1, 3) they would make, 15 more
         // pieces of 1 byte over [3, 4) (18 of that height in all, or 15
         // with 12), and 4 tiles of other heights ending at 2 and 4
-        // starting there (10 meeting there in all, or 4 with none).
-        for (others, more, joins) in [(4, 15, false), (4, 12, true), (0, 15, true)] {
-            let mut board = Board::new(24, 4, u64::MAX, false);
+        // starting there (10 meeting there in all, or 4 with none); on a
+        // board for 5,120 pieces, 18 of a height are not many (one in 256
+        // is 20).
+        let cases = [
+            (4, 15, 24, false),
+            (4, 12, 24, true),
+            (0, 15, 24, true),
+            (4, 15, 5_120, true),
+        ];
+        for (others, more, jobs, joins) in cases {
+            let mut board = Board::new(jobs, 4, u64::MAX, false);
             board.add(1, 2, 1, 1, &[]);
             board.add(2, 3, 1, 1, &[]);
             board.add(0, 1, 1, 1, &[]);
@@ -603,7 +614,7 @@ mod tests {
                 board.add(0, 2, h, 2, &[]);
                 board.add(2, 4, h, 2, &[]);
             }
-            assert_eq!(board.side_by_side(0, true), joins, "{others} {more}");
+            assert_eq!(board.side_by_side(0, true), joins, "{others} {more} {jobs}");
             if !joins {
                 // A tile of the span it makes is there: it joins at once.
                 board.add(1, 3, 7, 2, &[]);
