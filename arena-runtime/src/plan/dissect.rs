@@ -23,7 +23,9 @@
 //!   are the only tiles of their height that end and start there (where
 //!   more meet, the first found is as often not the one in line) and the
 //!   rectangle it makes would join another (one of its span, or one of its
-//!   height beside it), the others once nothing else joins.
+//!   height beside it where few tiles meet there or few pieces share the
+//!   height: else that one mostly met it by chance), the others once
+//!   nothing else joins.
 //! - *Stacked*, of a sum: once nothing else joins, in every other order
 //!   (the first included), the one choice of the fewest tiles of a span
 //!   whose heights sum to the height of a tile beside it (a cut in time's
