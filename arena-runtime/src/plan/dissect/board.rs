@@ -8,7 +8,7 @@ use super::super::base::log_steps;
 use super::sums::fewest;
 use super::{Reduced, WHOLE};
 
-/// [`Board::crowded`]: the most tiles alive ending or starting where a
+/// [`Board::many_meet`]: the most tiles alive ending or starting where a
 /// pair meets, and the most pieces of a height (16, or one in 256 where
 /// the pieces are more), for the look-ahead of a tile beside to count.
 const CROWD: usize = 9;
@@ -68,7 +68,7 @@ pub(super) struct Board {
     /// How many of the pieces (the jobs) have each height.
     pub(super) of_height: FxHashMap<usize, usize>,
     /// The most pieces of a height for it not to be common
-    /// ([`Board::crowded`]).
+    /// ([`Board::many_meet`]).
     pub(super) common: usize,
     /// Spans with two tiles or more alive (some maybe fewer now).
     pub(super) crowded: VecDeque<(usize, usize)>,
@@ -351,10 +351,10 @@ impl Board {
     /// Whether a tile of span `[x, y)` and height `h`, made of two that
     /// meet at `at`, would join one now: one of its span, or one of its
     /// height beside it (neither is one of the two it would be made of:
-    /// their spans differ), the latter only where `at` is not
-    /// [`Board::crowded`].
+    /// their spans differ), the latter only where not
+    /// [`Board::many_meet`] at `at`.
     fn joins_on(&mut self, x: usize, y: usize, h: usize, at: usize) -> bool {
-        self.find(x, y, None).is_some() || (self.beside(x, y, h) && !self.crowded(at, h))
+        self.find(x, y, None).is_some() || (self.beside(x, y, h) && !self.many_meet(at, h))
     }
 
     /// Whether more than [`CROWD`] tiles alive end or start at `at` and
@@ -364,7 +364,7 @@ impl Board {
     /// once were wrong in 65 % to 68 % of cases, the others 2 % to 29 %;
     /// on OmniMalloc's tilings, whose heights few pieces share, 2 %:
     /// BENCHMARKS.md, stop 64).
-    fn crowded(&mut self, at: usize, h: usize) -> bool {
+    fn many_meet(&mut self, at: usize, h: usize) -> bool {
         self.steps += 1;
         if self.of_height.get(&h).is_none_or(|&n| n <= self.common) {
             return false;
@@ -593,7 +593,7 @@ mod tests {
         // over [0, 1) beside the span [1, 3) they would make, 15 more
         // pieces of 1 byte over [3, 4) (18 of that height in all, or 15
         // with 12), and 4 tiles of other heights ending at 2 and 4
-        // starting there (10 meeting there in all, or 4 with none); on a
+        // starting there (10 meeting there in all, or 2 with none); on a
         // board for 5,120 pieces, 18 of a height are not many (one in 256
         // is 20).
         let cases = [
