@@ -89,6 +89,11 @@ const PER_JOB: u64 = 8;
 const NEAR: usize = 64;
 /// The most pieces a part may have to be tried in every order.
 const SMALL: usize = 4_096;
+/// A large part's stuck tiles, the smaller ones given back as their
+/// pieces, are rebuilt as a part of their own only while they are at most
+/// one in this many of its pieces: nearly as many, they are nearly as hard
+/// to rebuild (BENCHMARKS.md, stop 65).
+const REGROUP: usize = 4;
 
 /// What [`rebuild`] found.
 pub(super) struct Rebuilt {
@@ -225,8 +230,62 @@ fn rebuild_at(
             break;
         }
     }
+    // A large part tried in one order: where it got stuck, its tiles, the
+    // smaller of them given back as their pieces, are parts of their own.
+    if depth == 0
+        && jobs.len() > SMALL
+        && let Some(fewest) = &rebuilt.stuck
+    {
+        let mut spent = (steps, searched);
+        let found = regroup(fewest, jobs, sections, align, budget, solve, &mut spent);
+        (steps, searched) = spent;
+        if found.is_some() {
+            rebuilt.offsets = found;
+            rebuilt.stuck = None;
+        }
+    }
     rebuilt.nodes = used(steps, searched);
     rebuilt
+}
+
+/// The tiles a stuck rebuild of a large part left (`fewest`), those of at
+/// most 32, 64, 128, ... pieces given back as their pieces (the tiles made
+/// of a join of pieces that met by chance are mostly among the smaller),
+/// each rebuilt as a part of its own, in every order, with half of what
+/// `budget` has left, while they are at most [`SMALL`] and at most one in
+/// [`REGROUP`] of the part's `jobs`. The offsets of the first that
+/// rebuilds (by position in `jobs`); `spent` is the steps and the nodes
+/// of searches used, before and after.
+fn regroup(
+    fewest: &Reduced,
+    jobs: &[Job],
+    sections: usize,
+    align: usize,
+    budget: u64,
+    solve: &mut impl FnMut(&[Job], u64) -> (Option<Vec<usize>>, u64),
+    spent: &mut (u64, u64),
+) -> Option<Vec<usize>> {
+    let mut whole = WHOLE;
+    let mut last = fewest.jobs.len();
+    loop {
+        whole = whole.saturating_mul(2);
+        let coarser = fewest.cut_back(whole, jobs, align);
+        spent.0 += fewest.members.len() as u64;
+        let n = coarser.jobs.len();
+        let left = budget.saturating_sub(used(spent.0, spent.1));
+        if n > SMALL || n.saturating_mul(REGROUP) > jobs.len() || left == 0 {
+            return None;
+        }
+        if n == last {
+            continue;
+        }
+        last = n;
+        let inner = rebuild_at(&coarser.jobs, sections, left / 2, solve, 0);
+        spent.1 += inner.nodes;
+        if let Some(offsets) = inner.offsets.and_then(|at| coarser.expand(&at, jobs)) {
+            return Some(offsets);
+        }
+    }
 }
 
 /// The order the `n` pieces are taken in on `attempt`: as given first,
@@ -298,6 +357,38 @@ impl Reduced {
             .zip(&offsets)
             .all(|(j, &o)| o % j.align.max(1) == 0);
         aligned.then_some(offsets)
+    }
+
+    /// The same tiles, those of at most `whole` jobs given back as their
+    /// jobs (of `jobs`, by position; each at `align`, as [`Board::reduce`]
+    /// gives them).
+    fn cut_back(&self, whole: usize, jobs: &[Job], align: usize) -> Reduced {
+        let mut coarser = Reduced {
+            jobs: Vec::new(),
+            members: Vec::with_capacity(self.members.len()),
+            from: vec![0],
+        };
+        for (k, tile) in self.jobs.iter().enumerate() {
+            let members = &self.members[self.from[k]..self.from[k + 1]];
+            if members.len() > whole || members.len() == 1 {
+                coarser.members.extend_from_slice(members);
+                coarser.from.push(coarser.members.len());
+                let item = coarser.jobs.len();
+                coarser.jobs.push(Job { item, ..*tile });
+            } else {
+                for &(j, _) in members {
+                    coarser.members.push((j, 0));
+                    coarser.from.push(coarser.members.len());
+                    let item = coarser.jobs.len();
+                    coarser.jobs.push(Job {
+                        align,
+                        item,
+                        ..jobs[j]
+                    });
+                }
+            }
+        }
+        coarser
     }
 
     /// A job of `tile`'s span and height, holding `members` (jobs by

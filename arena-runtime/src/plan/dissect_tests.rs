@@ -212,6 +212,32 @@ fn a_stuck_rebuild_keeps_to_its_budget_and_hands_back_its_tiles() {
     }
 }
 
+/// A stuck rebuild's tiles cut back: a tile of more than `whole` pieces
+/// stays one job, a smaller one is given back as its pieces, and a plan of
+/// what is left is one of the pieces.
+#[test]
+fn cut_back_gives_back_the_tiles_of_at_most_whole_pieces() {
+    let jobs = stuck_jobs();
+    let rebuilt = rebuild(&jobs, 4, 1_000, unsolved);
+    let tiles = rebuilt.stuck.expect("the tiles of the stuck rebuild");
+    let spans =
+        |r: &Reduced| -> Vec<_> { r.jobs.iter().map(|j| (j.start, j.end, j.foot)).collect() };
+    assert_eq!(spans(&tiles.cut_back(16, &jobs, 1)), spans(&tiles));
+    let coarser = tiles.cut_back(17, &jobs, 1);
+    let mut want = vec![(2, 3, 40), (2, 4, 50)];
+    want.extend([(0, 2, 1); 17]);
+    assert_eq!(spans(&coarser), want);
+    assert!(coarser.jobs.iter().enumerate().all(|(k, j)| j.item == k));
+    // Each piece 100 above the last: the two of `[2, 3)` and `[2, 4)` at
+    // 0 and 100, the 17 at 200 to 1,800.
+    let at: Vec<usize> = (0..19).map(|k| 100 * k).collect();
+    let off = coarser.expand(&at, &jobs).expect("aligned");
+    assert_eq!((off[17], off[18]), (0, 100));
+    let mut pieces = off[..17].to_vec();
+    pieces.sort_unstable();
+    assert_eq!(pieces, (2..19).map(|k| 100 * k).collect::<Vec<_>>());
+}
+
 /// The tiles of a stuck rebuild are searched once: another order leaves
 /// the same tiles here, and their rebuild gives every tile back (the jobs
 /// it was given, which its caller searches).

@@ -40,12 +40,12 @@ impl Parts<'_> {
         let mut stuck_tiles: Vec<Option<dissect::Reduced>> =
             (0..parts.len()).map(|_| None).collect();
         // A perfect packing first rebuilt as a dissection: where it
-        // rebuilds, its plan is at the bound. Up to [`SHARED`] buffers
-        // with half of its share (where the rebuild gets stuck, the search
-        // of the tiles it was left with, a smaller problem, is more likely
-        // to reach the bound than the search of the whole), above that
-        // with an eighth (the tiles left are larger problems, and the
-        // bisection and the neighbourhoods need the rest).
+        // rebuilds, its plan is at the bound. With half of its share:
+        // where the rebuild gets stuck, the search of the tiles it was
+        // left with, a smaller problem, is more likely to reach the bound
+        // than the search of the whole, and the tiles of a large part's
+        // stuck rebuild, the small ones cut back, are rebuilt as a part
+        // of their own. What the rebuild leaves goes back to the others.
         let packed: usize = (0..parts.len())
             .filter(|&p| heights[p] > self.aim && self.perfect[p])
             .map(|p| parts[p].len())
@@ -55,7 +55,7 @@ impl Parts<'_> {
                 continue;
             }
             let part_share = (left as u128 * part.len() as u128 / packed.max(1) as u128) as u64;
-            let share = part_share / if part.len() <= SHARED { 2 } else { 8 };
+            let share = part_share / 2;
             let (local, sections) = local(jobs, part);
             // Where it gets stuck, the tiles it was left with are
             // searched as jobs of their own.
