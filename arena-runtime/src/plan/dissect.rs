@@ -54,14 +54,15 @@
 //! plan at the bound, so has the part. Else the pieces are joined again in
 //! another order, whose tiles are searched in turn (tiles searched once
 //! are not searched again: another order often leaves the same ones).
-//! A part of more than [`SMALL`] pieces is joined in one order (another
-//! costs as much, and mends a few chance joins, not many); where it gets
-//! stuck, its tiles are cut back further, those of at most 32 pieces,
-//! then 64, ..., given back as their pieces (on OmniMalloc's tilings of
-//! 10,001 over 1,024 phases, the wrong tiles of more than 16 pieces were
-//! of 17 to 75, the right ones of up to 629), and while they are at most
-//! one in [`REGROUP`] of its pieces, they are rebuilt as a part of their
-//! own, in every order. Where nothing has, the fewest tiles a stuck
+//! A part of more than [`SMALL`] pieces is joined in [`LARGE`] orders
+//! (each costs as much as the first, and mends a few chance joins, not
+//! many); where one gets stuck, its tiles are cut back further, those of
+//! at most 32 pieces, then 64, ..., given back as their pieces (on
+//! OmniMalloc's tilings of 10,001 over 1,024 phases, the wrong tiles of
+//! more than 16 pieces were of 17 to 75, the right ones of up to 629),
+//! and while they are at most one in [`REGROUP`] of its pieces, they are
+//! rebuilt as a part of their own, in every order, with a share of what
+//! the budget has left (each order leaves other wrong tiles). Where nothing has, the fewest tiles a stuck
 //! rebuild left are handed back: a plan of theirs at any height is one of
 //! the part's. Hash maps
 //! are only looked up, never walked: the result is the same on every run.
@@ -97,6 +98,10 @@ const PER_JOB: u64 = 8;
 const NEAR: usize = 64;
 /// The most pieces a part may have to be tried in every order.
 const SMALL: usize = 4_096;
+/// The orders a part of more than [`SMALL`] pieces is joined in where
+/// each leaves many tiles: each order leaves other wrong tiles, and the
+/// tiles it leaves, regrouped, are another draw (BENCHMARKS.md, stop 65).
+const LARGE: u64 = 3;
 /// A large part's stuck tiles, the smaller ones given back as their
 /// pieces, are rebuilt as a part of their own only while they are at most
 /// one in this many of its pieces: nearly as many, they are nearly as hard
@@ -170,6 +175,8 @@ fn rebuild_at(
         tried.push(shape(jobs, &mut steps));
     }
     for attempt in 0..ATTEMPTS {
+        // The steps before this order: what the order itself costs.
+        let before = steps;
         let order = order(jobs.len(), attempt);
         // The joins' steps and the searches' nodes share the budget.
         let limit = budget
@@ -187,7 +194,8 @@ fn rebuild_at(
             }
             Ended::Stuck(left, reduced) => {
                 let known = shape(&reduced.jobs, &mut steps);
-                let share = if tried.contains(&known) {
+                let fresh = !tried.contains(&known);
+                let share = if !fresh {
                     0
                 } else {
                     tried.push(known);
@@ -218,6 +226,22 @@ fn rebuild_at(
                     rebuilt.nodes = used(steps, searched);
                     return rebuilt;
                 }
+                // A large part is joined in a few orders: the tiles each
+                // leaves, the smaller cut back, are parts of their own,
+                // with a share of what is left.
+                if depth == 0 && jobs.len() > SMALL && attempt < LARGE && fresh {
+                    let now = used(steps, searched);
+                    let cap = now + budget.saturating_sub(now) / (LARGE - attempt);
+                    let mut spent = (steps, searched);
+                    let found = regroup(&reduced, jobs, sections, align, cap, solve, &mut spent);
+                    (steps, searched) = spent;
+                    if found.is_some() {
+                        rebuilt.offsets = found;
+                        rebuilt.stuck = None;
+                        rebuilt.nodes = used(steps, searched);
+                        return rebuilt;
+                    }
+                }
                 // The fewest tiles are handed back: their search after the
                 // rebuild has fewer jobs to place.
                 if rebuilt
@@ -231,41 +255,31 @@ fn rebuild_at(
             }
             Ended::Stopped => break,
         };
-        // Another order mends a few chance joins, not many.
+        // Another order mends a few chance joins, not many; on a large
+        // part it costs about as much as this one, which the budget must
+        // have left.
+        let large = jobs.len() > SMALL;
         if used(steps, searched) >= budget
-            || (left > jobs.len().div_ceil(NEAR) && jobs.len() > SMALL)
+            || (large && left > jobs.len().div_ceil(NEAR) && attempt + 1 >= LARGE)
+            || (large && used(steps + (steps - before), searched) > budget)
         {
             break;
-        }
-    }
-    // A large part tried in one order: where it got stuck, its tiles, the
-    // smaller of them given back as their pieces, are parts of their own.
-    if depth == 0
-        && jobs.len() > SMALL
-        && let Some(fewest) = &rebuilt.stuck
-    {
-        let mut spent = (steps, searched);
-        let found = regroup(fewest, jobs, sections, align, budget, solve, &mut spent);
-        (steps, searched) = spent;
-        if found.is_some() {
-            rebuilt.offsets = found;
-            rebuilt.stuck = None;
         }
     }
     rebuilt.nodes = used(steps, searched);
     rebuilt
 }
 
-/// The tiles a stuck rebuild of a large part left (`fewest`), those of at
-/// most 32, 64, 128, ... pieces given back as their pieces (the tiles made
-/// of a join of pieces that met by chance are mostly among the smaller),
-/// each rebuilt as a part of its own, in every order, with half of what
+/// The `tiles` a stuck rebuild of a large part left, those of at most 32,
+/// 64, 128, ... pieces given back as their pieces (the tiles made of a
+/// join of pieces that met by chance are mostly among the smaller), each
+/// rebuilt as a part of its own, in every order, with half of what
 /// `budget` has left, while they are at most [`SMALL`] and at most one in
 /// [`REGROUP`] of the part's `jobs`. The offsets of the first that
 /// rebuilds (by position in `jobs`); `spent` is the steps and the nodes
 /// of searches used, before and after.
 fn regroup(
-    fewest: &Reduced,
+    tiles: &Reduced,
     jobs: &[Job],
     sections: usize,
     align: usize,
@@ -274,26 +288,32 @@ fn regroup(
     spent: &mut (u64, u64),
 ) -> Option<Vec<usize>> {
     let mut whole = WHOLE;
-    let mut last = fewest.jobs.len();
-    loop {
+    let mut last = tiles.jobs.len();
+    while used(spent.0, spent.1) < budget {
         whole = whole.saturating_mul(2);
-        let coarser = fewest.cut_back(whole, jobs, align);
-        spent.0 += fewest.members.len() as u64;
-        let n = coarser.jobs.len();
-        let left = budget.saturating_sub(used(spent.0, spent.1));
-        if n > SMALL || n.saturating_mul(REGROUP) > jobs.len() || left == 0 {
+        // The jobs left where the tiles of at most `whole` are given back.
+        let n: usize = (0..tiles.jobs.len())
+            .map(|k| tiles.from[k + 1] - tiles.from[k])
+            .map(|pieces| if pieces > whole { 1 } else { pieces })
+            .sum();
+        spent.0 += tiles.jobs.len() as u64;
+        if n > SMALL || n.saturating_mul(REGROUP) > jobs.len() {
             return None;
         }
         if n == last {
             continue;
         }
         last = n;
+        let coarser = tiles.cut_back(whole, jobs, align);
+        spent.0 += tiles.members.len() as u64;
+        let left = budget.saturating_sub(used(spent.0, spent.1));
         let inner = rebuild_at(&coarser.jobs, sections, left / 2, solve, 0);
         spent.1 += inner.nodes;
         if let Some(offsets) = inner.offsets.and_then(|at| coarser.expand(&at, jobs)) {
             return Some(offsets);
         }
     }
+    None
 }
 
 /// The order the `n` pieces are taken in on `attempt`: as given first,
