@@ -54,18 +54,18 @@
 //! plan at the bound, so has the part. Else the pieces are joined again in
 //! another order, whose tiles are searched in turn (tiles searched once
 //! are not searched again: another order often leaves the same ones).
-//! A part of more than [`SMALL`] pieces is joined in [`LARGE`] orders
-//! (each costs as much as the first, and mends a few chance joins, not
-//! many); where one gets stuck, its tiles are cut back further, those of
+//! A part of more than [`SMALL`] pieces is joined in [`LARGE`] orders,
+//! more only where one left few tiles (each costs as much as the first,
+//! and mends a few chance joins, not many); where one gets stuck, its tiles are cut back further, those of
 //! at most 32 pieces, then 64, ..., given back as their pieces (on
 //! OmniMalloc's tilings of 10,001 over 1,024 phases, the wrong tiles of
 //! more than 16 pieces were of 17 to 75, the right ones of up to 629),
 //! and while they are at most one in [`REGROUP`] of its pieces, they are
 //! rebuilt as a part of their own, in every order, with a share of what
-//! the budget has left (each order leaves other wrong tiles). Where nothing has, the fewest tiles a stuck
-//! rebuild left are handed back: a plan of theirs at any height is one of
-//! the part's. Hash maps
-//! are only looked up, never walked: the result is the same on every run.
+//! the budget has left (each order leaves other wrong tiles). Where
+//! nothing has, the fewest tiles a stuck rebuild left are handed back: a
+//! plan of theirs at any height is one of the part's. Hash maps are only
+//! looked up, never walked: the result is the same on every run.
 //! This module holds the orders and the stuck tiles; its child `board` one
 //! run's tiles, their lookups and the joins, and `sums` the choice of
 //! tiles that sum to a height.
@@ -126,11 +126,12 @@ pub(super) struct Rebuilt {
 /// they are rebuilt as a smaller problem, then searched by `solve` (jobs,
 /// nodes: the offsets of a plan at the bound, if found, and the nodes
 /// used), with half of what the budget has left (the rebuild of the tiles
-/// a quarter), but at most [`PER_JOB`] nodes a tile. A rebuild that fails
-/// (on a small part, or with few tiles left) is tried again with the
-/// pieces in another order (a fixed one, up to [`ATTEMPTS`]; every other
-/// one stacks first): which pieces are found first decides where pieces
-/// of one height meet by chance.
+/// a quarter), but at most [`PER_JOB`] nodes a tile; on a large part,
+/// the tiles are also regrouped (the module's doc). A rebuild that fails
+/// (on a small part, with few tiles left, or the first [`LARGE`] on a
+/// large one) is tried again with the pieces in another order (a fixed
+/// one, up to [`ATTEMPTS`]; every other one stacks first): which pieces
+/// are found first decides where pieces of one height meet by chance.
 pub(super) fn rebuild(
     jobs: &[Job],
     sections: usize,

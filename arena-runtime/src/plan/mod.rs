@@ -81,10 +81,12 @@
 //! is given); where neither gives a plan at the bound, the whole is tried
 //! again in up to 63 more fixed orders where the part has at most 4,096
 //! pieces or few were left (one in 64 or fewer), the tiles of each
-//! searched unless an earlier order left the same; a larger part's stuck
-//! tiles are cut back further, those of at most 32 pieces, then 64, ...,
-//! given back as their pieces, and rebuilt as a part of their own (in
-//! every order) while they are at most a quarter of its pieces. Then the
+//! searched unless an earlier order left the same; a larger part is
+//! joined in three orders, and the tiles each leaves are cut back
+//! further, those of at most 32 pieces, then 64, ..., given back as their
+//! pieces, and rebuilt as a part of their own (in every order, with a
+//! share of what is left) while they are at most a quarter of its pieces.
+//! Then the
 //! search goes on, first over the fewest tiles a stuck rebuild left, with
 //! half of its share (a plan of theirs at any height is one of the part's),
 //! then over the part's buffers. What made the difference on OmniMalloc's
@@ -116,11 +118,12 @@
 //! the many pieces near the size floor that meet by chance), and the
 //! rebuild fails; but the wrong tiles it is left with are the smaller
 //! ones (of 17 to 75 pieces, the right ones up to 629), and those cut
-//! back, the tiles left are a part of their own that every order tries
-//! (such tilings of fifteen seeds, 10 at the optimum, from 4; of this
-//! crate's tests' sixteen, 13, from 8). Where a rebuild leaves nearly as many tiles as pieces,
-//! more orders, not the search of those tiles: a search of more than two
-//! in five of the part seldom finds a plan (52 of 484 on strip tilings),
+//! back, the tiles left are a part of their own that every order tries,
+//! three orders of the part each a draw (such tilings of 25 seeds, 16 at
+//! the optimum, from 5; of this crate's tests' 40, 28, from 12). Where a
+//! rebuild leaves nearly as many tiles as pieces, more orders, not the
+//! search of those tiles: a search of more than two in five of the part
+//! seldom finds a plan (52 of 484 on strip tilings),
 //! and the nodes it would spend pay for the next orders (of 48 strip
 //! tilings over few phases, 24 at the optimum, from 21; of 36 made after,
 //! 19, from 17). Where several of one height end and start at a time, no
