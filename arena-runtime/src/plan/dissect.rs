@@ -175,6 +175,8 @@ fn rebuild_at(
     if depth > 0 {
         tried.push(shape(jobs, &mut steps));
     }
+    // A part whose orders each cost about as much as the first.
+    let large = jobs.len() > SMALL;
     for attempt in 0..ATTEMPTS {
         // The steps before this order: what the order itself costs.
         let before = steps;
@@ -230,7 +232,7 @@ fn rebuild_at(
                 // A large part is joined in a few orders: the tiles each
                 // leaves, the smaller cut back, are parts of their own,
                 // with a share of what is left.
-                if depth == 0 && jobs.len() > SMALL && attempt < LARGE && fresh {
+                if depth == 0 && large && attempt < LARGE && fresh {
                     let now = used(steps, searched);
                     let cap = now + budget.saturating_sub(now) / (LARGE - attempt);
                     let mut spent = (steps, searched);
@@ -259,7 +261,6 @@ fn rebuild_at(
         // Another order mends a few chance joins, not many; on a large
         // part it costs about as much as this one, which the budget must
         // have left.
-        let large = jobs.len() > SMALL;
         if used(steps, searched) >= budget
             || (large && left > jobs.len().div_ceil(NEAR) && attempt + 1 >= LARGE)
             || (large && used(steps + (steps - before), searched) > budget)
@@ -292,11 +293,7 @@ fn regroup(
     let mut last = tiles.jobs.len();
     while used(spent.0, spent.1) < budget {
         whole = whole.saturating_mul(2);
-        // The jobs left where the tiles of at most `whole` are given back.
-        let n: usize = (0..tiles.jobs.len())
-            .map(|k| tiles.from[k + 1] - tiles.from[k])
-            .map(|pieces| if pieces > whole { 1 } else { pieces })
-            .sum();
+        let n = tiles.cut_back_len(whole);
         spent.0 += tiles.jobs.len() as u64;
         if n > SMALL || n.saturating_mul(REGROUP) > jobs.len() {
             return None;
@@ -371,6 +368,13 @@ const WHOLE: usize = 16;
 /// How many times the tiles of a stuck rebuild are rebuilt in turn.
 const DEPTH: usize = 1;
 
+/// Whether a tile of `pieces` stays one job where those of at most
+/// `whole` are given back ([`Reduced::cut_back`]; a piece is one either
+/// way).
+fn kept_whole(pieces: usize, whole: usize) -> bool {
+    pieces > whole || pieces == 1
+}
+
 impl Reduced {
     /// The jobs' offsets (by position) where the reduced jobs are at `at`,
     /// or nothing where one breaks its alignment.
@@ -399,25 +403,24 @@ impl Reduced {
         };
         for (k, tile) in self.jobs.iter().enumerate() {
             let members = &self.members[self.from[k]..self.from[k + 1]];
-            if members.len() > whole || members.len() == 1 {
-                coarser.members.extend_from_slice(members);
-                coarser.from.push(coarser.members.len());
-                let item = coarser.jobs.len();
-                coarser.jobs.push(Job { item, ..*tile });
+            if kept_whole(members.len(), whole) {
+                coarser.push_job(*tile, members.iter().copied());
             } else {
                 for &(j, _) in members {
-                    coarser.members.push((j, 0));
-                    coarser.from.push(coarser.members.len());
-                    let item = coarser.jobs.len();
-                    coarser.jobs.push(Job {
-                        align,
-                        item,
-                        ..jobs[j]
-                    });
+                    coarser.push_job(Job { align, ..jobs[j] }, [(j, 0)]);
                 }
             }
         }
         coarser
+    }
+
+    /// How many jobs [`Reduced::cut_back`] with `whole` would give.
+    fn cut_back_len(&self, whole: usize) -> usize {
+        self.from
+            .windows(2)
+            .map(|w| w[1] - w[0])
+            .map(|pieces| if kept_whole(pieces, whole) { 1 } else { pieces })
+            .sum()
     }
 
     /// A job of `tile`'s span and height, holding `members` (jobs by
@@ -428,16 +431,23 @@ impl Reduced {
         align: usize,
         members: impl IntoIterator<Item = (usize, usize)>,
     ) {
-        self.members.extend(members);
-        self.from.push(self.members.len());
-        self.jobs.push(Job {
+        let job = Job {
             start: tile.start,
             end: tile.end,
             foot: tile.height,
             align,
             width: tile.width,
-            item: self.jobs.len(),
-        });
+            item: 0,
+        };
+        self.push_job(job, members);
+    }
+
+    /// `job` (its item the next position), holding `members`.
+    fn push_job(&mut self, job: Job, members: impl IntoIterator<Item = (usize, usize)>) {
+        self.members.extend(members);
+        self.from.push(self.members.len());
+        let item = self.jobs.len();
+        self.jobs.push(Job { item, ..job });
     }
 }
 

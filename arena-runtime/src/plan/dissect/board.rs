@@ -6,7 +6,7 @@ use std::collections::VecDeque;
 
 use super::super::base::log_steps;
 use super::sums::fewest;
-use super::{Reduced, WHOLE};
+use super::{Reduced, WHOLE, kept_whole};
 
 /// [`Board::many_meet`]: the most tiles alive ending or starting where a
 /// pair meets, and the most pieces of a height (16, or one in 256 where
@@ -258,7 +258,7 @@ impl Board {
             let mut members = Vec::new();
             self.place(t, 0, n, &mut |j, at| members.push((j, at)));
             self.steps += members.len() as u64;
-            if members.len() > WHOLE {
+            if kept_whole(members.len(), WHOLE) {
                 reduced.push(tile, align, members.iter().map(|&(j, at)| (order[j], at)));
             } else {
                 for (j, _) in members {
