@@ -268,6 +268,23 @@ fn rebuild_at(
             break;
         }
     }
+    // A small part whose every order got stuck: the fewest tiles left,
+    // rebuilt as a part of their own with half of what is left; what that
+    // leaves, as tiles of the jobs, is handed back.
+    let share = budget.saturating_sub(used(steps, searched)) / 2;
+    if let Some(fewest) = rebuilt
+        .stuck
+        .take_if(|f| depth == 0 && !large && share > 0 && f.jobs.len() < jobs.len())
+    {
+        let inner = rebuild_at(&fewest.jobs, sections, share, solve, 0);
+        searched += inner.nodes;
+        if let Some(offsets) = inner.offsets.and_then(|at| fewest.expand(&at, jobs)) {
+            rebuilt.offsets = Some(offsets);
+        } else {
+            let deeper = inner.stuck.map(|deeper| fewest.compose(&deeper));
+            rebuilt.stuck = Some(deeper.unwrap_or(fewest));
+        }
+    }
     rebuilt.nodes = used(steps, searched);
     rebuilt
 }
@@ -412,6 +429,26 @@ impl Reduced {
             }
         }
         coarser
+    }
+
+    /// `inner`, tiles of this one's jobs, as tiles of the jobs.
+    fn compose(&self, inner: &Reduced) -> Reduced {
+        let mut composed = Reduced {
+            jobs: Vec::new(),
+            members: Vec::with_capacity(self.members.len()),
+            from: vec![0],
+        };
+        for (k, tile) in inner.jobs.iter().enumerate() {
+            let members = inner.members[inner.from[k]..inner.from[k + 1]]
+                .iter()
+                .flat_map(|&(t, at)| {
+                    self.members[self.from[t]..self.from[t + 1]]
+                        .iter()
+                        .map(move |&(j, inner)| (j, at + inner))
+                });
+            composed.push_job(*tile, members);
+        }
+        composed
     }
 
     /// How many jobs [`Reduced::cut_back`] with `whole` would give.
