@@ -268,13 +268,13 @@ fn rebuild_at(
             break;
         }
     }
-    // A small part whose every order got stuck: the fewest tiles left,
-    // rebuilt as a part of their own with half of what is left; what that
-    // leaves, as tiles of the jobs, is handed back.
+    // A part whose every order got stuck: the fewest tiles left, rebuilt
+    // as a part of their own with half of what is left; what that leaves,
+    // as tiles of the jobs, is handed back.
     let share = budget.saturating_sub(used(steps, searched)) / 2;
     if let Some(fewest) = rebuilt
         .stuck
-        .take_if(|f| depth == 0 && !large && share > 0 && f.jobs.len() < jobs.len())
+        .take_if(|f| depth == 0 && share > 0 && f.jobs.len() < jobs.len())
     {
         let inner = rebuild_at(&fewest.jobs, sections, share, solve, 0);
         searched += inner.nodes;
