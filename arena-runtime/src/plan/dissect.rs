@@ -63,8 +63,11 @@
 //! and while they are at most one in [`REGROUP`] of its pieces, they are
 //! rebuilt as a part of their own, in every order, with a share of what
 //! the budget has left (each order leaves other wrong tiles). Where
-//! nothing has, the fewest tiles a stuck rebuild left are handed back: a
-//! plan of theirs at any height is one of the part's. Hash maps are only
+//! nothing has, the fewest tiles the orders left are rebuilt as a part of
+//! their own, with half of what is left (every order, and so on down while
+//! each leaves fewer), and the fewest tiles that leaves, as tiles of the
+//! pieces, are handed back: a plan of theirs at any height is one of the
+//! part's, and the fewer, the lower the search takes them. Hash maps are only
 //! looked up, never walked: the result is the same on every run.
 //! This module holds the orders and the stuck tiles; its child `board` one
 //! run's tiles, their lookups and the joins, and `sums` the choice of
@@ -116,8 +119,9 @@ pub(super) struct Rebuilt {
     /// The nodes of the budget used.
     pub(super) nodes: u64,
     /// Where the rebuilds got stuck (and nothing found a plan): the fewest
-    /// tiles one was left with (the first of as many), a smaller problem
-    /// whose plans are plans of the jobs.
+    /// tiles one was left with (the first of as many), or where those were
+    /// rebuilt in turn and got stuck, the fewest tiles that left, as tiles
+    /// of the jobs: a smaller problem whose plans are plans of the jobs.
     pub(super) stuck: Option<Reduced>,
 }
 
@@ -132,6 +136,9 @@ pub(super) struct Rebuilt {
 /// large one) is tried again with the pieces in another order (a fixed
 /// one, up to [`ATTEMPTS`]; every other one stacks first): which pieces
 /// are found first decides where pieces of one height meet by chance.
+/// Where every order gets stuck, the fewest tiles they left are rebuilt in
+/// turn, with half of what is left, and what that leaves is handed back
+/// ([`Rebuilt::stuck`]).
 pub(super) fn rebuild(
     jobs: &[Job],
     sections: usize,
