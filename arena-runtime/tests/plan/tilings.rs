@@ -34,11 +34,6 @@ const EVEN: Cuts = Cuts {
     any_piece: false,
 };
 
-/// `n` buffers tiling phases `[t0, t1)` x `[0, HEIGHT)`, cut on 1 KiB steps.
-fn tile(rng: &mut Rng, n: usize, t0: usize, t1: usize, out: &mut Vec<Item>) {
-    tile_by(rng, n, (t0, t1), EVEN, out);
-}
-
 /// The pieces of a tiling (phases and bytes: `(a, b, lo, hi)`) in order of
 /// area, and the index of one drawn from them all (`any`) or from the
 /// larger half.
@@ -93,6 +88,11 @@ fn tiling(n: usize, strips: usize, seed: u64) -> Vec<Item> {
 /// A tiling of `n` buffers over `strips` independent strips of `times`
 /// phases in all.
 fn tiling_over(n: usize, strips: usize, times: usize, seed: u64) -> Vec<Item> {
+    strips_cut(n, strips, times, EVEN, seed)
+}
+
+/// The same, each strip cut as `cuts` says.
+fn strips_cut(n: usize, strips: usize, times: usize, cuts: Cuts, seed: u64) -> Vec<Item> {
     let mut rng = Rng(seed);
     let mut out = Vec::new();
     let width = times / strips;
@@ -102,7 +102,13 @@ fn tiling_over(n: usize, strips: usize, times: usize, seed: u64) -> Vec<Item> {
         } else {
             n / strips
         };
-        tile(&mut rng, share, s * width, (s + 1) * width, &mut out);
+        tile_by(
+            &mut rng,
+            share,
+            (s * width, (s + 1) * width),
+            cuts,
+            &mut out,
+        );
     }
     shuffled(out, &mut rng)
 }
@@ -342,25 +348,7 @@ fn guillotine_tilings_of_other_constructions_are_planned_at_the_optimum() {
     });
     for (k, cuts) in kinds.into_iter().enumerate() {
         for (n, strips) in [(900, 1), (2_300, 3)] {
-            let seed = 40 + k as u64;
-            let mut rng = Rng(seed);
-            let width = 1_000_000 / strips;
-            let mut items = Vec::new();
-            for s in 0..strips {
-                let share = if s + 1 == strips {
-                    n - items.len()
-                } else {
-                    n / strips
-                };
-                tile_by(
-                    &mut rng,
-                    share,
-                    (s * width, (s + 1) * width),
-                    cuts,
-                    &mut items,
-                );
-            }
-            let items = shuffled(items, &mut rng);
+            let items = strips_cut(n, strips, 1_000_000, cuts, 40 + k as u64);
             let slab = planned(&items);
             assert_eq!(slab, HEIGHT, "kind {k}: {n} buffers in {strips} strips");
         }
@@ -716,24 +704,8 @@ fn the_fewest_tiles_of_a_small_part_are_rebuilt_as_a_part() {
         any_piece: true,
     };
     for seed in [1, 14] {
-        let (n, strips, width) = (1_900, 5, 220);
-        let mut rng = Rng(seed);
-        let mut items = Vec::new();
-        for s in 0..strips {
-            let share = if s + 1 == strips {
-                n - items.len()
-            } else {
-                n / strips
-            };
-            tile_by(
-                &mut rng,
-                share,
-                (s * width, (s + 1) * width),
-                cuts,
-                &mut items,
-            );
-        }
-        at_optimum(&format!("seed {seed}"), &shuffled(items, &mut rng));
+        let items = strips_cut(1_900, 5, 1_100, cuts, seed);
+        at_optimum(&format!("seed {seed}"), &items);
     }
 }
 
