@@ -275,9 +275,10 @@ fn rebuild_at(
             break;
         }
     }
-    // A part whose every order got stuck: the fewest tiles left, rebuilt
-    // as a part of their own with half of what is left; what that leaves,
-    // as tiles of the jobs, is handed back.
+    // A part whose every order got stuck (not the rebuild of a few stuck
+    // tiles, `depth` > 0, whose caller searches them): the fewest tiles
+    // left, rebuilt as a part of their own with half of what is left; what
+    // that leaves, as tiles of the jobs, is handed back.
     let share = budget.saturating_sub(used(steps, searched)) / 2;
     if let Some(fewest) = rebuilt
         .stuck
