@@ -125,6 +125,17 @@ pub(super) struct Rebuilt {
     pub(super) stuck: Option<Reduced>,
 }
 
+impl Rebuilt {
+    /// A plan at the bound, found with `nodes`.
+    fn found(offsets: Vec<usize>, nodes: u64) -> Rebuilt {
+        Rebuilt {
+            offsets: Some(offsets),
+            nodes,
+            stuck: None,
+        }
+    }
+}
+
 /// Rebuilds `jobs`, which tile a rectangle over `sections`, into it, with
 /// `budget` nodes in all. Where a rebuild gets stuck with [`few`] tiles,
 /// they are rebuilt as a smaller problem, then searched by `solve` (jobs,
@@ -197,11 +208,7 @@ fn rebuild_at(
         let (ended, joined) = once(jobs, &order, sections, align, limit, attempt % 2 == 1);
         steps += joined;
         let left = match ended {
-            Ended::Done(offsets) => {
-                rebuilt.offsets = Some(offsets);
-                rebuilt.nodes = used(steps, searched);
-                return rebuilt;
-            }
+            Ended::Done(offsets) => return Rebuilt::found(offsets, used(steps, searched)),
             Ended::Stuck(left, reduced) => {
                 let known = shape(&reduced.jobs, &mut steps);
                 let fresh = !tried.contains(&known);
@@ -231,10 +238,7 @@ fn rebuild_at(
                 }
                 searched += spent;
                 if let Some(offsets) = found.and_then(|at| reduced.expand(&at, jobs)) {
-                    rebuilt.offsets = Some(offsets);
-                    rebuilt.stuck = None;
-                    rebuilt.nodes = used(steps, searched);
-                    return rebuilt;
+                    return Rebuilt::found(offsets, used(steps, searched));
                 }
                 // A large part is joined in a few orders: the tiles each
                 // leaves, the smaller cut back, are parts of their own,
@@ -245,11 +249,8 @@ fn rebuild_at(
                     let mut spent = (steps, searched);
                     let found = regroup(&reduced, jobs, sections, align, cap, solve, &mut spent);
                     (steps, searched) = spent;
-                    if found.is_some() {
-                        rebuilt.offsets = found;
-                        rebuilt.stuck = None;
-                        rebuilt.nodes = used(steps, searched);
-                        return rebuilt;
+                    if let Some(offsets) = found {
+                        return Rebuilt::found(offsets, used(steps, searched));
                     }
                 }
                 // The fewest tiles are handed back: their search after the
@@ -401,6 +402,15 @@ fn kept_whole(pieces: usize, whole: usize) -> bool {
 }
 
 impl Reduced {
+    /// No jobs yet, with room for `members` jobs inside them.
+    pub(super) fn with_capacity(members: usize) -> Reduced {
+        Reduced {
+            jobs: Vec::new(),
+            members: Vec::with_capacity(members),
+            from: vec![0],
+        }
+    }
+
     /// The jobs' offsets (by position) where the reduced jobs are at `at`,
     /// or nothing where one breaks its alignment.
     pub(super) fn expand(&self, at: &[usize], jobs: &[Job]) -> Option<Vec<usize>> {
@@ -421,11 +431,7 @@ impl Reduced {
     /// jobs (of `jobs`, by position; each at `align`, as [`Board::reduce`]
     /// gives them).
     fn cut_back(&self, whole: usize, jobs: &[Job], align: usize) -> Reduced {
-        let mut coarser = Reduced {
-            jobs: Vec::new(),
-            members: Vec::with_capacity(self.members.len()),
-            from: vec![0],
-        };
+        let mut coarser = Reduced::with_capacity(self.members.len());
         for (k, tile) in self.jobs.iter().enumerate() {
             let members = &self.members[self.from[k]..self.from[k + 1]];
             if kept_whole(members.len(), whole) {
@@ -441,11 +447,7 @@ impl Reduced {
 
     /// `inner`, tiles of this one's jobs, as tiles of the jobs.
     fn compose(&self, inner: &Reduced) -> Reduced {
-        let mut composed = Reduced {
-            jobs: Vec::new(),
-            members: Vec::with_capacity(self.members.len()),
-            from: vec![0],
-        };
+        let mut composed = Reduced::with_capacity(self.members.len());
         for (k, tile) in inner.jobs.iter().enumerate() {
             let members = inner.members[inner.from[k]..inner.from[k + 1]]
                 .iter()

@@ -245,11 +245,7 @@ impl Board {
     /// tiles are the jobs in `order`.
     pub(super) fn reduce(&mut self, order: &[usize], align: usize) -> Reduced {
         let n = order.len();
-        let mut reduced = Reduced {
-            jobs: Vec::new(),
-            members: Vec::with_capacity(n),
-            from: vec![0],
-        };
+        let mut reduced = Reduced::with_capacity(n);
         for t in 0..self.tiles.len() {
             let tile = &self.tiles[t];
             if !tile.alive {
