@@ -56,13 +56,14 @@
 //! are not searched again: another order often leaves the same ones).
 //! A part of more than [`SMALL`] pieces is joined in [`LARGE`] orders,
 //! more only where one left few tiles (each costs as much as the first,
-//! and mends a few chance joins, not many); where one gets stuck, its tiles are cut back further, those of
-//! at most 32 pieces, then 64, ..., given back as their pieces (on
-//! OmniMalloc's tilings of 10,001 over 1,024 phases, the wrong tiles of
-//! more than 16 pieces were of 17 to 75, the right ones of up to 629),
-//! and while they are at most one in [`REGROUP`] of its pieces, they are
-//! rebuilt as a part of their own, in every order, with a share of what
-//! the budget has left (each order leaves other wrong tiles). Where
+//! and mends a few chance joins, not many). Where one of the first
+//! [`LARGE`] orders of any part gets stuck, its tiles are cut back
+//! further, those of at most 32 pieces, then 64, ..., given back as their
+//! pieces (on OmniMalloc's tilings of 10,001 over 1,024 phases, the wrong
+//! tiles of more than 16 pieces were of 17 to 75, the right ones of up to
+//! 629), and while they are at most one in [`REGROUP`] of its pieces, they
+//! are rebuilt as a part of their own, in every order, with a share of
+//! what the budget has left (each order leaves other wrong tiles). Where
 //! nothing has, the fewest tiles the orders left are rebuilt as a part of
 //! their own, with half of what is left (every order, and so on down while
 //! each leaves fewer), and the fewest tiles that leaves, as tiles of the
@@ -102,10 +103,11 @@ const NEAR: usize = 64;
 /// The most pieces a part may have to be tried in every order.
 const SMALL: usize = 4_096;
 /// The orders a part of more than [`SMALL`] pieces is joined in where
-/// each leaves many tiles: each order leaves other wrong tiles, and the
-/// tiles it leaves, regrouped, are another draw (BENCHMARKS.md, stop 65).
+/// each leaves many tiles, and the orders of any part whose tiles are
+/// regrouped: each order leaves other wrong tiles, and the tiles it
+/// leaves, regrouped, are another draw (BENCHMARKS.md, stops 65 and 67).
 const LARGE: u64 = 3;
-/// A large part's stuck tiles, the smaller ones given back as their
+/// A part's stuck tiles, the smaller ones given back as their
 /// pieces, are rebuilt as a part of their own only while they are at most
 /// one in this many of its pieces: nearly as many, they are nearly as hard
 /// to rebuild (BENCHMARKS.md, stop 65).
@@ -141,8 +143,8 @@ impl Rebuilt {
 /// they are rebuilt as a smaller problem, then searched by `solve` (jobs,
 /// nodes: the offsets of a plan at the bound, if found, and the nodes
 /// used), with half of what the budget has left (the rebuild of the tiles
-/// a quarter), but at most [`PER_JOB`] nodes a tile; on a large part,
-/// the tiles are also regrouped (the module's doc). A rebuild that fails
+/// a quarter), but at most [`PER_JOB`] nodes a tile; the tiles of the
+/// first [`LARGE`] orders are also regrouped (the module's doc). A rebuild that fails
 /// (on a small part, with few tiles left, or the first [`LARGE`] on a
 /// large one) is tried again with the pieces in another order (a fixed
 /// one, up to [`ATTEMPTS`]; every other one stacks first): which pieces
@@ -240,10 +242,10 @@ fn rebuild_at(
                 if let Some(offsets) = found.and_then(|at| reduced.expand(&at, jobs)) {
                     return Rebuilt::found(offsets, used(steps, searched));
                 }
-                // A large part is joined in a few orders: the tiles each
-                // leaves, the smaller cut back, are parts of their own,
-                // with a share of what is left.
-                if depth == 0 && large && attempt < LARGE && fresh {
+                // The tiles each of the first few orders leaves, the
+                // smaller cut back, are parts of their own, with a share
+                // of what is left (a large part is joined in no more).
+                if depth == 0 && attempt < LARGE && fresh {
                     let now = used(steps, searched);
                     let cap = now + budget.saturating_sub(now) / (LARGE - attempt);
                     let mut spent = (steps, searched);
@@ -298,7 +300,7 @@ fn rebuild_at(
     rebuilt
 }
 
-/// The `tiles` a stuck rebuild of a large part left, those of at most 32,
+/// The `tiles` a stuck rebuild of a part left, those of at most 32,
 /// 64, 128, ... pieces given back as their pieces (the tiles made of a
 /// join of pieces that met by chance are mostly among the smaller), each
 /// rebuilt as a part of its own, in every order, with half of what
