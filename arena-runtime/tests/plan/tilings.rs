@@ -693,7 +693,7 @@ fn a_large_part_is_joined_in_three_orders_each_regrouped() {
 /// every order: the tiles of each of its first three orders, the small
 /// ones cut back further, are a part of their own (parts of 1,000 to
 /// 3,700 pieces here; on the previous tree: 1.1205 and 1.1223 of the
-/// optimum; of seeds 41 to 80, 59 at it, from 55).
+/// optimum; of seeds 1 to 80, 59 at it, from 55).
 #[test]
 fn a_small_parts_stuck_tiles_the_small_ones_cut_back_are_rebuilt_as_a_part() {
     for seed in [21, 60] {
