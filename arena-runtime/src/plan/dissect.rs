@@ -37,11 +37,12 @@
 //!   nothing else joins; in every other order, before the side-by-side
 //!   joins left for last (two of one span of a cut plan can be made to
 //!   touch, the byte cut between them reordered; two of one height side by
-//!   side are surely in line only where a cut in time parts them). Not in
-//!   the few orders of a part of more than [`SMALL`] pieces: on
-//!   OmniMalloc's tilings, whose heights are any number of bytes and few
-//!   share one by chance, such an order left three to five times as many
-//!   tiles as the others.
+//!   side are surely in line only where a cut in time parts them). Of the
+//!   few orders of a part of more than [`SMALL`] pieces, only the third:
+//!   on OmniMalloc's tilings, whose heights are any number of bytes and
+//!   few share one by chance, such an order left three to five times as
+//!   many tiles as the others, and on tilings whose heights are whole KiB
+//!   a third as many.
 //!
 //! Each join places its pieces inside the new rectangle, so a single one
 //! left, spanning the part, is a plan at the bound. A join of pieces that
@@ -152,10 +153,10 @@ impl Rebuilt {
 /// rebuild that fails (on a small part, with few tiles left, or the first
 /// [`LARGE`] on a large one) is tried again with the pieces in another
 /// order (a fixed one, up to [`ATTEMPTS`]; on a small part every other
-/// one stacks first): which pieces are found first decides where pieces
-/// of one height meet by chance.
-/// Where every order gets stuck, the fewest tiles they left are rebuilt in
-/// turn, with half of what is left, and what that leaves is handed back
+/// one stacks first, on a large one the third): which pieces are found
+/// first decides where pieces of one height meet by chance. Where every
+/// order gets stuck, the fewest tiles they left are rebuilt in turn, with
+/// half of what is left, and what that leaves is handed back
 /// ([`Rebuilt::stuck`]).
 pub(super) fn rebuild(
     jobs: &[Job],
@@ -211,8 +212,13 @@ fn rebuild_at(
             .saturating_sub(searched)
             .saturating_mul(STEPS)
             .saturating_sub(steps);
-        // Every other order of a small part stacks first (see [`once`]).
-        let stack_first = attempt % 2 == 1 && !large;
+        // Every other order of a small part stacks first, the third of a
+        // large one (see [`once`]).
+        let stack_first = if large {
+            attempt == 2
+        } else {
+            attempt % 2 == 1
+        };
         let (ended, joined) = once(jobs, &order, sections, align, limit, stack_first);
         steps += joined;
         let left = match ended {
