@@ -256,7 +256,8 @@ fn rebuild_at(
                 }
                 // The tiles each of the first few orders leaves, the
                 // smaller cut back, are parts of their own, with a share
-                // of what is left (a large part is joined in no more).
+                // of what is left (a large part has no more orders than
+                // these, where each leaves many tiles).
                 if depth == 0 && attempt < LARGE && fresh {
                     let now = used(steps, searched);
                     let cap = now + budget.saturating_sub(now) / (LARGE - attempt);

@@ -411,6 +411,14 @@ fn by_area(n: usize, makespan: usize, seed: u64) -> Vec<Item> {
     by_area_in(n, makespan, HEIGHT, seed)
 }
 
+/// [`by_area`]'s tilings of 10,001 buffers over 1,024 phases of `seeds`,
+/// each planned at the optimum at the default budget.
+fn by_area_at_optimum(seeds: &[u64]) {
+    for &seed in seeds {
+        at_optimum(&format!("seed {seed}"), &by_area(10_001, 1_024, seed));
+    }
+}
+
 /// [`by_area`] in a rectangle `height` bytes high.
 pub(crate) fn by_area_in(n: usize, makespan: usize, height: usize, seed: u64) -> Vec<Item> {
     let mut rng = Rng(seed);
@@ -659,9 +667,7 @@ fn strips_over_few_phases_are_rebuilt_and_their_stuck_tiles_searched() {
 /// previous tree: 1.1126 and 1.2455 of the optimum).
 #[test]
 fn pieces_of_one_span_that_sum_to_a_height_beside_are_stacked_together() {
-    for seed in [1, 5] {
-        at_optimum(&format!("seed {seed}"), &by_area(10_001, 1_024, seed));
-    }
+    by_area_at_optimum(&[1, 5]);
 }
 
 /// Tilings of 10,001 buffers cut as OmniMalloc's over 1,024 phases, whose
@@ -673,9 +679,7 @@ fn pieces_of_one_span_that_sum_to_a_height_beside_are_stacked_together() {
 /// 16, 13 at it, from 8).
 #[test]
 fn a_large_parts_stuck_tiles_the_small_ones_cut_back_are_rebuilt_as_a_part() {
-    for seed in [2, 6, 14] {
-        at_optimum(&format!("seed {seed}"), &by_area(10_001, 1_024, seed));
-    }
+    by_area_at_optimum(&[2, 6, 14]);
 }
 
 /// The same, where the first order's tiles regrouped do not rebuild: a
@@ -688,7 +692,7 @@ fn a_large_parts_stuck_tiles_the_small_ones_cut_back_are_rebuilt_as_a_part() {
 /// 1.0961); seed 27 joined in one order is 1.0778 of it.
 #[test]
 fn a_large_part_is_joined_in_three_orders_each_regrouped() {
-    at_optimum("seed 27", &by_area(10_001, 1_024, 27));
+    by_area_at_optimum(&[27]);
 }
 
 /// The same for a part of at most 4,096 pieces, though it is joined in
@@ -698,9 +702,7 @@ fn a_large_part_is_joined_in_three_orders_each_regrouped() {
 /// optimum; of seeds 1 to 80, 59 at it, from 55).
 #[test]
 fn a_small_parts_stuck_tiles_the_small_ones_cut_back_are_rebuilt_as_a_part() {
-    for seed in [21, 60] {
-        at_optimum(&format!("seed {seed}"), &by_area(10_001, 1_024, seed));
-    }
+    by_area_at_optimum(&[21, 60]);
 }
 
 /// Tilings of 10,001 cut as OmniMalloc's over 1,024 phases whose large
@@ -711,9 +713,7 @@ fn a_small_parts_stuck_tiles_the_small_ones_cut_back_are_rebuilt_as_a_part() {
 /// optimum; of seeds 1 to 80, 64 at it, from 59.
 #[test]
 fn a_large_parts_second_order_does_not_stack_first() {
-    for seed in [35, 62] {
-        at_optimum(&format!("seed {seed}"), &by_area(10_001, 1_024, seed));
-    }
+    by_area_at_optimum(&[35, 62]);
 }
 
 /// Strip tilings of fine pieces over few phases (1,900 buffers in five
