@@ -28,18 +28,17 @@
 //! # The method
 //!
 //! **Greedy** (Pisarchyk & Lee 2020, TensorFlow Lite's offset planner): the
-//! largest buffer first (ties in declaration order), each at the lowest
-//! aligned offset clear of every placed buffer live with it. Where that is
-//! more than 1/64 above the busiest phase's bytes, greedy again with the
-//! longest-lived buffers first; while still more than 1/32 above, up to 32
-//! shuffled orders of fixed seeds (above 2,048 buffers, up to 8, and only
-//! while the orders after the first have walked at most 2^30 pairs of
-//! buffers that meet); the smallest plan is kept, or the buffers one after
-//! the other where that is no larger. Above 1,024 buffers the walk over the placed
-//! buffers passes whole blocks that cannot hold the new one, and above
-//! 2,048 it gathers them from buckets of time, as wide as gathers the
-//! fewest (unless they crowd into a few phases, where the walk is faster):
-//! the same offsets, without the quadratic walk.
+//! largest buffer first (ties in declaration order), each at the lowest aligned
+//! offset clear of every placed buffer live with it. Where that is more than
+//! 1/64 above the busiest phase's bytes, greedy again with the longest-lived
+//! buffers first; while still more than 1/32 above, up to 32 shuffled orders of
+//! fixed seeds (above 2,048 buffers, up to 8, and only while the orders after
+//! the first have walked at most 2^30 pairs of buffers that meet); the smallest
+//! plan is kept, or the buffers one after the other where that is no larger.
+//! Above 1,024 buffers the walk over the placed buffers passes whole blocks
+//! that cannot hold the new one, and above 2,048 it gathers them from buckets
+//! of time, as wide as gathers the fewest (unless they crowd into a few phases,
+//! where the walk is faster): the same offsets, without the quadratic walk.
 //!
 //! **Stacking apart.** Buffers live over the whole time meet every other,
 //! so their bytes are free at every phase of any plan: they are stacked at
@@ -52,105 +51,45 @@
 //! shared in proportion to their buffers (what one leaves going to the
 //! others), down to the highest part's bound.
 //!
-//! **Rebuilding a dissection.** A part that is a perfect packing is the
-//! pieces of one rectangle of time × bytes: before any search it is rebuilt
-//! bottom up, with half of its share. Five pieces that ring a centre as a
-//! windmill (a blade ending where the centre starts, one starting where it
-//! ends, one piece under the first blade and the centre, one over the
-//! centre and the second blade, heights that add up) are joined first; then two of one span of time whose sum is the
-//! height of a piece beside them, stacked; then two of one height side by
-//! side, at once only where they are the only two of their height to end
-//! and start where they meet and the rectangle they make would join
-//! another (one of its span; or one of its height beside it, but not where
-//! more than 9 tiles end or start where the two meet and more than 16
-//! pieces share their height, or one in 256 of a larger part: pieces of
-//! one height meet by chance where phases are few); then any two
-//! of one span, stacked (in every other order before the side-by-side
-//! joins left for last, in the third of a part of more than 4,096
-//! pieces: two of one span of a cut plan can always be made to touch, two
-//! of one height are surely in line only across a cut in time). Each join
-//! places its pieces inside the new rectangle, so one left spanning the
-//! part is a plan at the bound; where
-//! pieces no rule joins are left (a join of pieces of one height or span
-//! that met by chance), the tiles left are a smaller problem: each of more
-//! than 16 pieces one buffer, its pieces fixed inside it, the smaller ones
-//! cut back into their pieces (the wrong joins are mostly there). Where
-//! those buffers are fewer than two in five of the part's, that problem is
-//! rebuilt once more, then searched, with half of what the rebuild has
-//! left but at most 8 nodes for each of its buffers (a search that finds a
-//! plan there mostly finds it within that; one that does not spends all it
-//! is given); where neither gives a plan at the bound, the whole is tried
-//! again in up to 63 more fixed orders where the part has at most 4,096
-//! pieces or few were left (one in 64 or fewer), the tiles of each
-//! searched unless an earlier order left the same; a larger part is
-//! joined in three orders. The tiles each of the first three orders of a
-//! part leaves are cut back further, those of at most 32 pieces, then 64,
-//! ..., given back as their pieces, and rebuilt as a part of their own (in
-//! every order, with a share of what is left) while they are at most a
-//! quarter of its pieces.
-//! Where every order gets stuck, the fewest tiles they left are rebuilt
-//! as a part of their own, with half of what is left (and so on down,
-//! while each leaves fewer), and the fewest the last of these left, as
-//! tiles of the pieces, are handed back. Then the
-//! search goes on, first over those tiles, with
-//! half of its share (a plan of theirs at any height is one of the part's),
-//! then over the part's buffers. What made the difference on OmniMalloc's
-//! pinwheels (windmills within windmills, no straight cut crossing them):
-//! every one of 2,001 to 10,001 buffers at every makespan at the optimum
-//! (from 1.18 to 1.26 above it over 1,024 phases), each in under a second;
-//! of 284 problems of OmniMalloc's families and this repository's, 46 more
-//! at the optimum. What made the difference on its tilings, where phases
-//! are few and many pieces share a span or a height by chance: the search
-//! over a stuck rebuild's tiles, a few hundred buffers where the part had
-//! thousands, most of them whole rectangles (tilings of 2,001 to 5,001 over
-//! 1,024 phases and of 10,001 over 65,536 and more from 1.12-1.26 to the
-//! optimum; 280 of the 284 at it, from 265), with the nodes to finish (a
-//! search aimed one byte above the bound had ended after its first attempt
-//! where sizes are whole KiB) and joins side by side that wait for one that
-//! follows (strip tilings over 1,024 phases: of 24 of 1,500 and 2,300
-//! buffers in five strips, 16 at the optimum, from 10). On strip tilings
-//! of other constructions over few phases: every other order stacking
-//! first, and the fewest stuck tiles searched, not the first order's (of
-//! 114 that chose them, 44 to 59 at the optimum; of 48 made after, 13 to
-//! 20; of 342 older ones, 320 to 332). Over 1,024 phases: tiles of one
-//! span stacked where the one choice of the fewest sums to a height beside
-//! them, not two by two as they come (a tiling of 10,001, 1.2078 to the
-//! optimum; the joins' wrong stacks 36 to 5), and whether a tile of a
-//! height is beside a span looked up at once, not walked for each tile of
-//! the span (35–45 % fewer steps, so a stuck rebuild's tiles get the
-//! search they need: another tiling of 10,001 from 1.0905 to the optimum);
-//! 10,001 pieces in one part still leave wrong joins side by side (two of
-//! the many pieces near the size floor that meet by chance), and the
-//! rebuild fails; but the wrong tiles it is left with are the smaller
-//! ones (of 17 to 75 pieces, the right ones up to 629), and those cut
-//! back, the tiles left are a part of their own that every order tries,
-//! three orders of the part each a draw (such tilings of 25 seeds, 16 at
-//! the optimum, from 5; of this crate's tests' 40, 28, from 12). Where a
-//! rebuild leaves nearly as many tiles as pieces, more orders, not the
-//! search of those tiles: a search of more than two in five of the part
-//! seldom finds a plan (52 of 484 on strip tilings),
-//! and the nodes it would spend pay for the next orders (of 48 strip
-//! tilings over few phases, 24 at the optimum, from 21; of 36 made after,
-//! 19, from 17). Where several of one height end and start at a time, no
-//! side-by-side join there at once: such joins were wrong in 51 % to all
-//! of cases, the pair alone in 9 % (on strip tilings over few phases, the
-//! part a rebuild leaves from 57 % to 54 % of its pieces; of 538 problems
-//! in five sets, 3 more at the optimum, every set's geomean lower). Where
-//! many tiles meet and many pieces share the pair's height, a tile of that
-//! height beside is no reason to join at once: such joins were wrong in
-//! 65 % to 68 % of cases, the others 2 % to 29 % (of 180 strip tilings
-//! over few phases in four sets, 84 to 94 at the optimum, every set's
-//! geomean lower; OmniMalloc's tilings, whose heights few pieces share,
-//! as they were). The fewest tiles of a stuck part rebuilt as a part of
-//! their own, whose orders leave fewer still, and those searched: of 329
-//! perfect packings, 219 at the optimum from 217, the geomean 1.0304 to
-//! 1.0229 (OmniMalloc's tilings of 10,001 over 1,024 phases that miss the
-//! optimum, 1.0092–1.2439 to 1.0079–1.0791). The tiles of the first
-//! three orders regrouped in a part of any size, and of a large part's
-//! three orders the third stacking first, not the second (the tiles such
-//! an order left on OmniMalloc's tilings were three to five times as
-//! many): of those 25 tilings, 20 at the optimum from 16; of 80 cut as
-//! they are by this crate's tests, 64 from 55.
+//! **Rebuilding a dissection.** A part that is a perfect packing is the pieces
+//! of one rectangle of time × bytes: before any search it is rebuilt bottom up,
+//! with half of its share. Five pieces that ring a centre as a windmill (a
+//! blade ending where the centre starts, one starting where it ends, one piece
+//! under the first blade and the centre, one over the centre and the second
+//! blade, heights that add up) are joined first; then two of one span of time
+//! whose sum is the height of a piece beside them, stacked; then two of one
+//! height side by side, at once only where they are the only two of their
+//! height to end and start where they meet and the rectangle they make would
+//! join another (one of its span; or one of its height beside it, but not where
+//! more than 9 tiles end or start where the two meet and more than 16 pieces
+//! share their height, or one in 256 of a larger part: pieces of one height
+//! meet by chance where phases are few); then any two of one span, stacked (in
+//! every other order before the side-by-side joins left for last, in the third
+//! of a part of more than 4,096 pieces: two of one span of a cut plan can
+//! always be made to touch, two of one height are surely in line only across a
+//! cut in time). Each join places its pieces inside the new rectangle, so one
+//! left spanning the part is a plan at the bound; where pieces no rule joins
+//! are left (a join of pieces of one height or span that met by chance), the
+//! tiles left are a smaller problem: each of more than 16 pieces one buffer,
+//! its pieces fixed inside it, the smaller ones cut back into their pieces (the
+//! wrong joins are mostly there). Where those buffers are fewer than two in
+//! five of the part's, that problem is rebuilt once more, then searched, with
+//! half of what the rebuild has left but at most 8 nodes for each of its
+//! buffers (a search that finds a plan there mostly finds it within that; one
+//! that does not spends all it is given); where neither gives a plan at the
+//! bound, the whole is tried again in up to 63 more fixed orders where the part
+//! has at most 4,096 pieces or few were left (one in 64 or fewer), the tiles of
+//! each searched unless an earlier order left the same; a larger part is joined
+//! in three orders. The tiles each of the first three orders of a part leaves
+//! are cut back further, those of at most 32 pieces, then 64, ..., given back
+//! as their pieces, and rebuilt as a part of their own (in every order, with a
+//! share of what is left) while they are at most a quarter of its pieces. Where
+//! every order gets stuck, the fewest tiles they left are rebuilt as a part of
+//! their own, with half of what is left (and so on down, while each leaves
+//! fewer), and the fewest the last of these left, as tiles of the pieces, are
+//! handed back. Then the search goes on, first over those tiles, with half of
+//! its share (a plan of theirs at any height is one of the part's), then over
+//! the part's buffers.
 //!
 //! **The search** (in the manner of MiniMalloc, Moffitt, ASPLOS 2023)
 //! answers "is there a plan at or below this height?" depth first over
@@ -187,75 +126,56 @@
 //! - *Corners and valleys*, for a perfect packing (every section exactly as
 //!   full as the bound, so no byte may be wasted), two searches. The corner
 //!   search takes the lowest offset any buffer can take and the earliest
-//!   section where one can, and tries each buffer that starts there, then
-//!   none (each barred from that offset until its lowest offset rises);
-//!   every run of sections at that offset is checked to be coverable end to
-//!   end. The valley search looks at every valley of the stacks (a run of
-//!   sections at one floor, both sides higher): the byte beside each of its
-//!   walls can only be taken by a buffer that starts (or ends) at that wall
-//!   and fits in the valley, so the wall with the fewest such buffers is
-//!   branched on, at whatever height (the most constrained choice first, as
-//!   in exact cover), and the valley must be coverable end to end. In both,
-//!   every wall a placement makes must still have such a buffer. Such a
-//!   plan is found by a short run or hardly at all: the first round runs
-//!   each search once in each order, each run one descent of the search
-//!   and n nodes more (n buffers; 2n before, too short for a descent from
-//!   some 5,000 buffers on, where a node scans more), then 32 short runs a
-//!   round of shuffled orders and Luby's lengths, the two searches in turn;
-//!   the first runs and the short ones stop once half of what the round
-//!   started with is spent: the rest is the bisection's, so that where many
-//!   buffers share each start and end (OmniMalloc's makespan of 1,024) and
-//!   no run finds the bound, the plan still comes down from greedy's
-//!   (before, the short runs took the whole budget from 1,000 buffers on).
-//!   What made the difference on OmniMalloc's pinwheels (a centre ringed by
-//!   four blades, recursively, that no straight cut crosses) was the order
-//!   of the runs: the three fixed orders first (the longest-lived buffer
-//!   first at a corner), where before 32 shuffled runs took the whole
-//!   default budget from 1,000 buffers on; on strip tilings of 5,000 to
-//!   10,000 buffers, the valley search, which finds plans that the lowest
-//!   corner first misses. The runs learn from those that failed before
-//!   them on the same part: the walls that could not be filled (the valley
-//!   search branches, among the walls of fewest buffers, on the one of
-//!   most failures, where conflicts surface soonest, as in weighted-degree
-//!   heuristics), and, for a run that ran out of nodes, the last three
-//!   choices above where its backtracking reached (the trap it was held
-//!   under is among them; later runs try those placements last at their
-//!   corner). Hints only, never a proof: on OmniMalloc's pinwheels and
-//!   tilings of 501 buffers over 1,024 phases, 8 of 52 more at the optimum
-//!   and one fewer. The valley search jumps back (conflict-directed
-//!   backjumping, Prosser 1993): a failure carries the placements it
-//!   follows from (the stack under the byte it could not fill, the buffer
-//!   over that byte beside the wall, and for every other buffer live
-//!   there, one placed buffer in its way at that height), and a node whose
-//!   child failed without its own choice among them tries no other.
-//!   Where many buffers share each start and end, a wrong choice is met
-//!   only far above it; without the jump every choice made since in other
-//!   spans of time was tried again under it (OmniMalloc's 501 buffers over
-//!   1,024 phases: 40 of 52 at the optimum, from 31).
-//!   What made the difference over few phases, where a wrong choice is met
-//!   only far above it, was which buffer is tried first beside a wall. In
-//!   a plan with no byte free, the buffers that end at a boundary and those
-//!   that start there cover the same bytes, in runs of equal sums on both
-//!   sides; where sizes are fine, the smallest sets of equal sums (joined
-//!   where they share a buffer: blocks) are those runs on 99 % of the
-//!   boundaries. Both searches try first the buffers in one block with
-//!   the placed one beside the byte, and the valley search picks its wall
-//!   by the count of those (a hint: nothing is left out, and no proof
-//!   rests on it): OmniMalloc's 501 over 1,024 phases 48 of 52 at the
-//!   optimum, from 39, the first at 1,001 buffers, and tilings of 5,001 at
-//!   65,536 phases where the runs went astray.
-//!   A run that fails is not wasted: the placements of the deepest path it
-//!   reached are a perfect packing of the bytes below its frontier, and
-//!   with the rest placed by first fit above them and in their gaps (the
-//!   largest first) they are a plan; so are those of the bisection's
-//!   attempts that run out of nodes, below the attempt's height. The
-//!   lowest such plan is the part's where the rounds found none lower, and
-//!   at once where it reaches the lowest height not ruled out (taken at
-//!   once in every case, it moved the bisection: lower on some problems,
-//!   higher on others). On 300 problems of OmniMalloc's families and this
-//!   repository's, 7 more at the optimum and 38 lower, two higher: where
-//!   runs get far, their completion is at the bound or close to it, where
-//!   the bisection from greedy stayed 20 % above.
+//!   section where one can, and tries each buffer that starts there, then none
+//!   (each barred from that offset until its lowest offset rises); every run of
+//!   sections at that offset is checked to be coverable end to end. The valley
+//!   search looks at every valley of the stacks (a run of sections at one
+//!   floor, both sides higher): the byte beside each of its walls can only be
+//!   taken by a buffer that starts (or ends) at that wall and fits in the
+//!   valley, so the wall with the fewest such buffers is branched on, at
+//!   whatever height (the most constrained choice first, as in exact cover),
+//!   and the valley must be coverable end to end. In both, every wall a
+//!   placement makes must still have such a buffer. Such a plan is found by a
+//!   short run or hardly at all: the first round runs each search once in each
+//!   order, each run one descent of the search and n nodes more (n buffers),
+//!   then 32 short runs a round of shuffled orders and Luby's lengths, the two
+//!   searches in turn; the first runs and the short ones stop once half of what
+//!   the round started with is spent: the rest is the bisection's, so that
+//!   where many buffers share each start and end (OmniMalloc's makespan of
+//!   1,024) and no run finds the bound, the plan still comes down from
+//!   greedy's.
+//! - *Learning.* The runs learn from those that failed before them on the same
+//!   part: the walls that could not be filled (the valley search branches,
+//!   among the walls of fewest buffers, on the one of most failures, where
+//!   conflicts surface soonest, as in weighted-degree heuristics), and, for a
+//!   run that ran out of nodes, the last three choices above where its
+//!   backtracking reached (the trap it was held under is among them; later runs
+//!   try those placements last at their corner). Hints only, never a proof.
+//! - *Jumping back.* The valley search jumps back (conflict-directed
+//!   backjumping, Prosser 1993): a failure carries the placements it follows
+//!   from (the stack under the byte it could not fill, the buffer over that
+//!   byte beside the wall, and for every other buffer live there, one placed
+//!   buffer in its way at that height), and a node whose child failed without
+//!   its own choice among them tries no other. Where many buffers share each
+//!   start and end, a wrong choice is met only far above it; without the jump
+//!   every choice made since in other spans of time would be tried again under
+//!   it.
+//! - *Blocks.* Which buffer is tried first beside a wall: in a plan with no
+//!   byte free, the buffers that end at a boundary and those that start there
+//!   cover the same bytes, in runs of equal sums on both sides; where sizes are
+//!   fine, the smallest sets of equal sums (joined where they share a buffer:
+//!   blocks) are those runs on 99 % of the boundaries. Both searches try first
+//!   the buffers in one block with the placed one beside the byte, and the
+//!   valley search picks its wall by the count of those (a hint: nothing is
+//!   left out, and no proof rests on it).
+//! - *Completion.* A run that fails is not wasted: the placements of the
+//!   deepest path it reached are a perfect packing of the bytes below its
+//!   frontier, and with the rest placed by first fit above them and in their
+//!   gaps (the largest first) they are a plan; so are those of the bisection's
+//!   attempts that run out of nodes, below the attempt's height. The lowest
+//!   such plan is the part's where the rounds found none lower, and at once
+//!   where it reaches the lowest height not ruled out (taken at once in every
+//!   case, it moved the bisection: lower on some problems, higher on others).
 //!
 //! **Neighbourhoods.** A part of more than 2,048 non-empty buffers (16,384
 //! for a perfect packing, and above 8,192 only for one pass of the corner
@@ -275,8 +195,7 @@
 //! neighbourhoods go on from it with the last quarter: sets of up to 2,048
 //! are half of it or more, re-planned whole above the rest, and lower what
 //! the search's bisection leaves (where many buffers share each start and
-//! end, OmniMalloc's makespan of 1,024: lower on 17 of its 76 problems of
-//! 501 to 2,001 buffers, higher on two, as many at the optimum).
+//! end).
 //!
 //! **The budget.** A node is one candidate examined; every 16,384
 //! elementary steps done for it in the search (jobs scanned, sections
@@ -285,6 +204,37 @@
 //! placements of a neighbourhood). So the budget bounds the time on any
 //! problem, in proportion. The figures (nodes a second, heights against
 //! the bound, time against budget) are in the repository's BENCHMARKS.md.
+//!
+//! # What made the difference
+//!
+//! Each change was measured against the plan before it, in one run (the
+//! repository's BENCHMARKS.md has the runs, the commands and what was
+//! tried and dropped). The few that moved the most:
+//!
+//! - *Rebuilding a perfect packing before searching it.* The search alone
+//!   spent the default budget on corner runs at the bound and stayed 1.32
+//!   to 1.43 above the optimum on OmniMalloc's pinwheels of 1,001 to
+//!   10,001 buffers (greedy's height at 1,001 and 2,001); rebuilt, every
+//!   pinwheel of 2,001 to 10,001 buffers at every makespan is at the
+//!   optimum, each within a second.
+//! - *Distrusting the joins that chance makes*, where phases are few and
+//!   many pieces share a span or a height: a side-by-side join at once
+//!   only where the pair is alone of its height there and its rectangle
+//!   joins another, stacks of a sum chosen by the fewest tiles, every
+//!   other order stacking first; and the tiles a stuck rebuild leaves (a
+//!   few hundred where the part had thousands) searched, or cut back and
+//!   rebuilt as a part of their own. OmniMalloc's tilings of 2,001 to 5,001
+//!   buffers over 1,024 phases went from 1.12–1.26 to the optimum, 20 of
+//!   25 seeds of its tilings of 10,001 over 1,024 phases are there (from
+//!   5), and 96 of 180 strip tilings over few phases (from 84).
+//! - *In the search, which buffer is tried first beside a wall* (one of
+//!   the run of equal sums that ends and starts there), runs that learn
+//!   from the failures before them, and jumping back over choices a
+//!   failure does not follow from: OmniMalloc's 52 problems of 501 buffers
+//!   over 1,024 phases, 48 at the optimum from 31.
+//! - *A failed run completed into a plan* (its deepest path, the rest by
+//!   first fit): where runs get far, the plan is at or near the bound
+//!   where the bisection from greedy stayed 20 % above.
 //!
 //! # The words
 //!
@@ -306,16 +256,15 @@
 //! # The files
 //!
 //! Bottom up, each using only those above it: `base` (the [`Item`], the
-//! alignment arithmetic, the first-fit step every greedy placement shares,
-//! the hash), `time` (time compressed into sections, once for every user;
-//! the load of a set of jobs; the lower bound), `order` (the one order
-//! type: keys read from a buffer, largest or smallest first), `blocks`,
-//! `greedy`, `dissect` (a perfect packing rebuilt as a dissection),
-//! `search` (`search/model`, the offset search, `search/corner`,
-//! `search/place` and `search/trail`, the undo trail), `rounds`, `lns` (the
-//! neighbourhoods), `parts`, `solve` (the whole run), `problem`, `clocks` (problems
-//! timed by vector clocks, planned a chain at a time through the calls
-//! here); this module holds only the public calls.
+//! alignment arithmetic, the first-fit step every greedy placement shares, the
+//! hash), `time` (time compressed into sections, once for every user; the load
+//! of a set of jobs; the lower bound), `order` (the one order type: keys read
+//! from a buffer, largest or smallest first), `blocks`, `greedy`, `dissect` (a
+//! perfect packing rebuilt as a dissection), `search` (`search/model`, the
+//! offset search, `search/corner`, `search/place` and `search/trail`, the undo
+//! trail), `rounds`, `lns` (the neighbourhoods), `parts`, `solve` (the whole
+//! run), `problem`, `clocks` (problems timed by vector clocks, planned a chain
+//! at a time through the calls here); this module holds only the public calls.
 
 mod base;
 mod blocks;
