@@ -62,7 +62,7 @@
 //! A part of more than [`SMALL`] pieces is joined in [`LARGE`] orders,
 //! more only where one left few tiles (each costs as much as the first,
 //! and mends a few chance joins, not many). Where one of the first
-//! [`LARGE`] orders of any part gets stuck, its tiles are cut back
+//! [`REGROUPED`] orders of any part gets stuck, its tiles are cut back
 //! further, those of at most 32 pieces, then 64, ..., given back as their
 //! pieces (on OmniMalloc's tilings of 10,001 over 1,024 phases, the wrong
 //! tiles of more than 16 pieces were of 17 to 75, the right ones of up to
@@ -108,10 +108,15 @@ const NEAR: usize = 64;
 /// The most pieces a part may have to be tried in every order.
 const SMALL: usize = 4_096;
 /// The orders a part of more than [`SMALL`] pieces is joined in where
-/// each leaves many tiles, and the orders of any part whose tiles are
-/// regrouped: each order leaves other wrong tiles, and the tiles it
-/// leaves, regrouped, are another draw (BENCHMARKS.md, stops 65 and 67).
+/// each leaves many tiles: each costs as much as the first, and mends a
+/// few chance joins, not many (BENCHMARKS.md, stop 65).
 const LARGE: u64 = 3;
+/// The first orders of any part whose stuck tiles are regrouped
+/// ([`regroup`]): each order leaves other wrong tiles, and the tiles it
+/// leaves, regrouped, are another draw (BENCHMARKS.md, stops 65 and 67).
+/// As many as [`LARGE`], so that every order of a large part that leaves
+/// many tiles has its tiles regrouped.
+const REGROUPED: u64 = LARGE;
 /// A part's stuck tiles, the smaller ones given back as their
 /// pieces, are rebuilt as a part of their own only while they are at most
 /// one in this many of its pieces: nearly as many, they are nearly as hard
@@ -149,11 +154,11 @@ impl Rebuilt {
 /// nodes: the offsets of a plan at the bound, if found, and the nodes
 /// used), with half of what the budget has left (the rebuild of the tiles
 /// a quarter), but at most [`PER_JOB`] nodes a tile; the tiles of the
-/// first [`LARGE`] orders are also regrouped (the module's doc). A
+/// first [`REGROUPED`] orders are also regrouped (the module's doc). A
 /// rebuild that fails (on a small part, with few tiles left, or the first
 /// [`LARGE`] on a large one) is tried again with the pieces in another
-/// order (a fixed one, up to [`ATTEMPTS`]; on a small part every other
-/// one stacks first, on a large one the third): which pieces are found
+/// order (a fixed one, up to [`ATTEMPTS`]; some stack first,
+/// [`stacks_first`]): which pieces are found
 /// first decides where pieces of one height meet by chance. Where every
 /// order gets stuck, the fewest tiles they left are rebuilt in turn, with
 /// half of what is left, and what that leaves is handed back
@@ -212,14 +217,14 @@ fn rebuild_at(
             .saturating_sub(searched)
             .saturating_mul(STEPS)
             .saturating_sub(steps);
-        // Every other order of a small part stacks first, the third of a
-        // large one (see [`once`]).
-        let stack_first = if large {
-            attempt == 2
-        } else {
-            attempt % 2 == 1
-        };
-        let (ended, joined) = once(jobs, &order, sections, align, limit, stack_first);
+        let (ended, joined) = once(
+            jobs,
+            &order,
+            sections,
+            align,
+            limit,
+            stacks_first(large, attempt),
+        );
         steps += joined;
         let left = match ended {
             Ended::Done(offsets) => return Rebuilt::found(offsets, used(steps, searched)),
@@ -258,9 +263,9 @@ fn rebuild_at(
                 // smaller cut back, are parts of their own, with a share
                 // of what is left (a large part has no more orders than
                 // these, where each leaves many tiles).
-                if depth == 0 && attempt < LARGE && fresh {
+                if depth == 0 && attempt < REGROUPED && fresh {
                     let now = used(steps, searched);
-                    let cap = now + budget.saturating_sub(now) / (LARGE - attempt);
+                    let cap = now + budget.saturating_sub(now) / (REGROUPED - attempt);
                     let mut spent = (steps, searched);
                     let found = regroup(&reduced, jobs, sections, align, cap, solve, &mut spent);
                     (steps, searched) = spent;
@@ -521,6 +526,23 @@ enum Ended {
     Stuck(usize, Reduced),
     /// Stopped by the budget.
     Stopped,
+}
+
+/// Whether order `attempt` of a part stacks two tiles of one span before
+/// the side-by-side joins left for last: every other order of a part of
+/// at most [`SMALL`] pieces (the second, the fourth, ...), only the third
+/// of a `large` one. Two of one span of a cut plan can always be made to
+/// touch, so stacking first mends orders whose side-by-side joins met by
+/// chance; but on OmniMalloc's tilings, whose heights few pieces share,
+/// such an order of a large part left three to five times as many tiles
+/// as the others, and on whole-KiB tilings of 10,000 one such order is
+/// needed (BENCHMARKS.md, stops 59 and 67).
+fn stacks_first(large: bool, attempt: u64) -> bool {
+    if large {
+        attempt == 2
+    } else {
+        attempt % 2 == 1
+    }
 }
 
 /// One rebuild of `jobs` taken in `order`, stopping past `limit` steps,
