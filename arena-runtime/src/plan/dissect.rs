@@ -157,9 +157,9 @@ impl Rebuilt {
 /// first [`REGROUPED`] orders are also regrouped (the module's doc). A
 /// rebuild that fails (on a small part, with few tiles left, or the first
 /// [`LARGE`] on a large one) is tried again with the pieces in another
-/// order (a fixed one, up to [`ATTEMPTS`]; some stack first,
-/// [`stacks_first`]): which pieces are found
-/// first decides where pieces of one height meet by chance. Where every
+/// order (a fixed one, up to [`ATTEMPTS`]; some stack first:
+/// [`stacks_first`]): which pieces are found first decides where pieces
+/// of one height meet by chance. Where every
 /// order gets stuck, the fewest tiles they left are rebuilt in turn, with
 /// half of what is left, and what that leaves is handed back
 /// ([`Rebuilt::stuck`]).
