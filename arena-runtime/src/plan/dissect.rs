@@ -38,11 +38,8 @@
 //!   joins left for last (two of one span of a cut plan can be made to
 //!   touch, the byte cut between them reordered; two of one height side by
 //!   side are surely in line only where a cut in time parts them). Of the
-//!   few orders of a part of more than [`SMALL`] pieces, only the third:
-//!   on OmniMalloc's tilings, whose heights are any number of bytes and
-//!   few share one by chance, such an order left three to five times as
-//!   many tiles as the others, and on tilings whose heights are whole KiB
-//!   a third as many.
+//!   few orders of a part of more than [`SMALL`] pieces, only the third
+//!   ([`stacks_first`] says why).
 //!
 //! Each join places its pieces inside the new rectangle, so a single one
 //! left, spanning the part, is a plan at the bound. A join of pieces that
@@ -159,10 +156,9 @@ impl Rebuilt {
 /// [`LARGE`] on a large one) is tried again with the pieces in another
 /// order (a fixed one, up to [`ATTEMPTS`]; some stack first:
 /// [`stacks_first`]): which pieces are found first decides where pieces
-/// of one height meet by chance. Where every
-/// order gets stuck, the fewest tiles they left are rebuilt in turn, with
-/// half of what is left, and what that leaves is handed back
-/// ([`Rebuilt::stuck`]).
+/// of one height meet by chance. Where every order gets stuck, the fewest
+/// tiles they left are rebuilt in turn, with half of what is left, and
+/// what that leaves is handed back ([`Rebuilt::stuck`]).
 pub(super) fn rebuild(
     jobs: &[Job],
     sections: usize,
