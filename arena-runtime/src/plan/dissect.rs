@@ -34,11 +34,15 @@
 //!   stacked with the pieces of other cuts (on a strip tiling whose sizes
 //!   are whole KiB, chance sums are many, and the other orders go without).
 //! - *Stacked*, any pair: where several share a span, the first two once
-//!   nothing else joins; in every other order, before the side-by-side
-//!   joins left for last (two of one span of a cut plan can be made to
-//!   touch, the byte cut between them reordered; two of one height side by
-//!   side are surely in line only where a cut in time parts them). Of the
-//!   few orders of a part of more than [`SMALL`] pieces, only the third
+//!   nothing else joins, of a span of the fewest tiles alive (two alone of
+//!   a span are mostly the pieces of one cut; of three or more, the first
+//!   two are as often the pieces of two cuts, and stacked, they leave a
+//!   dissection no rule rebuilds); in every other order, before the
+//!   side-by-side joins left for last, of the first span to have come to
+//!   two (two of one span of a cut plan can be made to touch, the byte cut
+//!   between them reordered; two of one height side by side are surely in
+//!   line only where a cut in time parts them). Of the few orders of a
+//!   part of more than [`SMALL`] pieces, only the third stacks first
 //!   ([`stacks_first`] says why).
 //!
 //! Each join places its pieces inside the new rectangle, so a single one

@@ -2,7 +2,8 @@
 //! start, end and span, and the joins (the rules are the parent's doc).
 
 use rustc_hash::FxHashMap;
-use std::collections::VecDeque;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
 
 use super::super::base::log_steps;
 use super::sums::fewest;
@@ -14,6 +15,10 @@ use super::{Reduced, WHOLE, kept_whole};
 const CROWD: usize = 9;
 const COMMON: usize = 16;
 const SHARE: usize = 256;
+
+/// A span of time, the tiles alive it had and when it was counted (the
+/// count of [`Board::fewest`] then): the fewest first, then the first.
+type Counted = Reverse<(usize, u64, (usize, usize))>;
 
 /// A rectangle: a job (the first `n`) or the join of others.
 pub(super) struct Tile {
@@ -37,6 +42,8 @@ pub(super) struct Tile {
 #[derive(Default)]
 pub(super) struct Group {
     pub(super) tiles: Vec<usize>,
+    /// How many of `tiles` are alive.
+    pub(super) alive: usize,
     /// Whether it is in [`Board::crowded`].
     pub(super) listed: bool,
     /// Whether it is in [`Board::changed`].
@@ -70,8 +77,16 @@ pub(super) struct Board {
     /// The most pieces of a height for it not to be common
     /// ([`Board::many_meet`]).
     pub(super) common: usize,
-    /// Spans with two tiles or more alive (some maybe fewer now).
+    /// Spans with two tiles or more alive (some maybe fewer now), in the
+    /// order they came to have two: kept where [`Board::stack_first`].
     pub(super) crowded: VecDeque<(usize, usize)>,
+    /// Spans with two tiles or more alive, by how many (the fewest first,
+    /// then the first to have that many), each time that changed: kept
+    /// where not [`Board::stack_first`] (an entry whose count is no longer
+    /// the span's is passed).
+    pub(super) fewest: BinaryHeap<Counted>,
+    /// The entries [`Board::fewest`] has had.
+    pub(super) counted: u64,
     /// Spans whose tiles, or the tiles beside them, changed since
     /// [`Board::sums`] last looked at them.
     pub(super) changed: VecDeque<(usize, usize)>,
@@ -108,6 +123,8 @@ impl Board {
             of_height: FxHashMap::default(),
             common: COMMON.max(jobs / SHARE),
             crowded: VecDeque::new(),
+            fewest: BinaryHeap::new(),
+            counted: 0,
             changed: VecDeque::new(),
             queue: VecDeque::new(),
             beside: VecDeque::new(),
@@ -145,6 +162,11 @@ impl Board {
                 if let Some(count) = map.get_mut(&(at, tile.height)) {
                     *count -= 1;
                 }
+            }
+            let span = (tile.start, tile.end);
+            self.steps += 1;
+            if let Some(group) = self.by_window.get_mut(&span) {
+                group.alive -= 1;
             }
         }
         *self.ending.entry((end, height)).or_default() += 1;
@@ -215,12 +237,35 @@ impl Board {
             }
             list.push(t);
         }
-        if !group.listed && group.tiles.len() >= 2 {
+        group.alive += 1;
+        if !self.stack_first && group.tiles.len() >= 2 {
+            group.mark((start, end), &mut self.changed);
+        }
+        if !self.stack_first {
+            self.recount(pieces, (start, end));
+        } else if !group.listed && group.tiles.len() >= 2 {
             group.listed = true;
             self.crowded.push_back((start, end));
         }
-        if !self.stack_first && group.tiles.len() >= 2 {
-            group.mark((start, end), &mut self.changed);
+    }
+
+    /// Puts in [`Board::fewest`] the spans of `pieces` just joined and of
+    /// the `span` they made, each once, that have two tiles alive or more
+    /// (their look-ups counted with the pieces' and the new tile's).
+    fn recount(&mut self, pieces: &[(usize, usize)], span: (usize, usize)) {
+        let spans = pieces
+            .iter()
+            .map(|&(p, _)| (self.tiles[p].start, self.tiles[p].end));
+        for (k, span) in spans.chain([span]).enumerate() {
+            let seen = pieces[..k.min(pieces.len())]
+                .iter()
+                .any(|&(p, _)| (self.tiles[p].start, self.tiles[p].end) == span);
+            let alive = self.by_window.get(&span).map_or(0, |g| g.alive);
+            self.steps += k as u64;
+            if !seen && alive >= 2 {
+                self.counted += 1;
+                self.fewest.push(Reverse((alive, self.counted, span)));
+            }
         }
     }
 
@@ -508,9 +553,13 @@ impl Board {
         false
     }
 
-    /// Stacks the first two tiles of the first span that has two. False
-    /// where none has.
+    /// Stacks the first two tiles of a span that has two or more: where
+    /// [`Board::stack_first`], the first span to have come to two, else
+    /// one of the fewest tiles alive. False where none has.
     pub(super) fn stack(&mut self) -> bool {
+        if !self.stack_first {
+            return self.stack_fewest();
+        }
         while let Some(span) = self.crowded.pop_front() {
             let group = self
                 .by_window
@@ -525,6 +574,31 @@ impl Board {
                 self.add(span.0, span.1, hu + hv, width, &[(u, 0), (v, hu)]);
                 return true;
             }
+        }
+        false
+    }
+
+    /// Stacks the first two tiles alive of a span of the fewest tiles
+    /// alive (two or more; of as many, the first to have come to that
+    /// count). Two alone of a span are mostly the pieces of one cut in
+    /// bytes; of three or more, the first two are as often the pieces of
+    /// two cuts, whose stack leaves a dissection no rule rebuilds
+    /// (BENCHMARKS.md, stop 69). False where no span has two.
+    fn stack_fewest(&mut self) -> bool {
+        while let Some(Reverse((count, _, span))) = self.fewest.pop() {
+            self.steps += 1 + log_steps(self.fewest.len() + 1);
+            let Some(group) = self.by_window.get(&span).filter(|g| g.alive == count) else {
+                continue;
+            };
+            self.steps += group.tiles.len() as u64;
+            let mut alive = group.tiles.iter().copied().filter(|&u| self.tiles[u].alive);
+            let (Some(u), Some(v)) = (alive.next(), alive.next()) else {
+                continue;
+            };
+            let (hu, hv) = (self.tiles[u].height, self.tiles[v].height);
+            let width = self.tiles[u].width;
+            self.add(span.0, span.1, hu + hv, width, &[(u, 0), (v, hu)]);
+            return true;
         }
         false
     }
