@@ -238,14 +238,16 @@ impl Board {
             list.push(t);
         }
         group.alive += 1;
-        if !self.stack_first && group.tiles.len() >= 2 {
-            group.mark((start, end), &mut self.changed);
-        }
-        if !self.stack_first {
+        if self.stack_first {
+            if !group.listed && group.tiles.len() >= 2 {
+                group.listed = true;
+                self.crowded.push_back((start, end));
+            }
+        } else {
+            if group.tiles.len() >= 2 {
+                group.mark((start, end), &mut self.changed);
+            }
             self.recount(pieces, (start, end));
-        } else if !group.listed && group.tiles.len() >= 2 {
-            group.listed = true;
-            self.crowded.push_back((start, end));
         }
     }
 

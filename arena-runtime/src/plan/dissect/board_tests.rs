@@ -112,3 +112,31 @@ fn a_board_that_stacks_first_keeps_no_changed_spans() {
         }
     }
 }
+
+#[test]
+fn the_last_stack_is_of_a_span_of_the_fewest_tiles_unless_stacking_first() {
+    // Three tiles of [0, 1) (the first span to come to two), then two of
+    // [1, 2): an order that stacks last takes the span of two, one that
+    // stacks first the span that came to two first (which goes back to
+    // the end of its queue). The other span is stacked next, and after
+    // that, one tile is left of each span.
+    for stack_first in [false, true] {
+        let mut board = Board::new(5, 2, u64::MAX, stack_first);
+        for h in [1, 2, 3] {
+            board.add(0, 1, h, 1, &[]);
+        }
+        for h in [4, 5] {
+            board.add(1, 2, h, 1, &[]);
+        }
+        assert!(board.stack());
+        let joined = board.tiles.last().expect("the stack's tile");
+        let first = if stack_first { (0, 1, 3) } else { (1, 2, 9) };
+        assert_eq!((joined.start, joined.end, joined.height), first);
+        assert!(board.stack());
+        let joined = board.tiles.last().expect("the stack's tile");
+        let next = if stack_first { (1, 2) } else { (0, 1) };
+        assert_eq!((joined.start, joined.end), next);
+        while board.stack() {}
+        assert_eq!(board.alive, 2, "one tile a span");
+    }
+}
