@@ -68,10 +68,11 @@
 //! are as often the pieces of two cuts), except in every other order, which
 //! stacks before the side-by-side joins left for last (in the third of a part
 //! of more than 4,096 pieces: two of one span of a cut plan can always be made
-//! to touch, two of one height are surely in line only across a cut in time). Each join places its pieces inside the new rectangle, so one
-//! left spanning the part is a plan at the bound; where pieces no rule joins
-//! are left (a join of pieces of one height or span that met by chance), the
-//! tiles left are a smaller problem: each of more than 16 pieces one buffer,
+//! to touch, two of one height are surely in line only across a cut in time).
+//! Each join places its pieces inside the new rectangle, so one left spanning
+//! the part is a plan at the bound; where pieces no rule joins are left (a
+//! join of pieces of one height or span that met by chance), the tiles left
+//! are a smaller problem: each of more than 16 pieces one buffer,
 //! its pieces fixed inside it, the smaller ones cut back into their pieces (the
 //! wrong joins are mostly there). Where those buffers are fewer than two in
 //! five of the part's, that problem is rebuilt once more, then searched, with
@@ -229,7 +230,8 @@
 //!   phases went from 1.12–1.26 to the optimum, 23 of 25 seeds of its
 //!   tilings of 10,001 over 1,024 phases are there (from 5; 26 of 30 seeds
 //!   not looked at before the last of these changes, from 16 without it),
-//!   and 96 of 180 strip tilings over few phases (from 84).
+//!   and 96 of 180 strip tilings over few phases (from 84; counted before
+//!   the last change, which moved 84 others from 38 to 37).
 //! - *In the search, which buffer is tried first beside a wall* (one of
 //!   the run of equal sums that ends and starts there), runs that learn
 //!   from the failures before them, and jumping back over choices a
