@@ -97,10 +97,7 @@ fn a_board_that_stacks_first_keeps_no_changed_spans() {
     // three changed (it has tiles to sum, and a new height beside);
     // one that stacks first never looks for sums and marks none.
     for stack_first in [false, true] {
-        let mut board = Board::new(6, 3, u64::MAX, stack_first);
-        for h in [1, 2, 3] {
-            board.add(0, 1, h, 1, &[]);
-        }
+        let mut board = three_over_the_first_phase(6, 3, stack_first);
         board.add(1, 2, 4, 1, &[]);
         board.add(2, 3, 4, 1, &[]);
         assert!(board.side_by_side(3, false));
@@ -121,10 +118,7 @@ fn the_last_stack_is_of_a_span_of_the_fewest_tiles_unless_stacking_first() {
     // the end of its queue). The other span is stacked next, and after
     // that, one tile is left of each span.
     for stack_first in [false, true] {
-        let mut board = Board::new(5, 2, u64::MAX, stack_first);
-        for h in [1, 2, 3] {
-            board.add(0, 1, h, 1, &[]);
-        }
+        let mut board = three_over_the_first_phase(5, 2, stack_first);
         for h in [4, 5] {
             board.add(1, 2, h, 1, &[]);
         }
@@ -139,4 +133,14 @@ fn the_last_stack_is_of_a_span_of_the_fewest_tiles_unless_stacking_first() {
         while board.stack() {}
         assert_eq!(board.alive, 2, "one tile a span");
     }
+}
+
+/// A board for `jobs` pieces over `sections` (no step limit), holding
+/// three tiles of [0, 1), of 1, 2 and 3 bytes.
+fn three_over_the_first_phase(jobs: usize, sections: usize, stack_first: bool) -> Board {
+    let mut board = Board::new(jobs, sections, u64::MAX, stack_first);
+    for h in [1, 2, 3] {
+        board.add(0, 1, h, 1, &[]);
+    }
+    board
 }
