@@ -568,12 +568,7 @@ impl Board {
                 .get_mut(&span)
                 .expect("a crowded span has a group");
             group.listed = false;
-            self.steps += group.tiles.len() as u64;
-            let mut alive = group.tiles.iter().copied().filter(|&u| self.tiles[u].alive);
-            if let (Some(u), Some(v)) = (alive.next(), alive.next()) {
-                let (hu, hv) = (self.tiles[u].height, self.tiles[v].height);
-                let width = self.tiles[u].width;
-                self.add(span.0, span.1, hu + hv, width, &[(u, 0), (v, hu)]);
+            if self.stack_two(span) {
                 return true;
             }
         }
@@ -589,20 +584,29 @@ impl Board {
     fn stack_fewest(&mut self) -> bool {
         while let Some(Reverse((count, _, span))) = self.fewest.pop() {
             self.steps += 1 + log_steps(self.fewest.len() + 1);
-            let Some(group) = self.by_window.get(&span).filter(|g| g.alive == count) else {
-                continue;
-            };
-            self.steps += group.tiles.len() as u64;
-            let mut alive = group.tiles.iter().copied().filter(|&u| self.tiles[u].alive);
-            let (Some(u), Some(v)) = (alive.next(), alive.next()) else {
-                continue;
-            };
-            let (hu, hv) = (self.tiles[u].height, self.tiles[v].height);
-            let width = self.tiles[u].width;
-            self.add(span.0, span.1, hu + hv, width, &[(u, 0), (v, hu)]);
-            return true;
+            let current = self.by_window.get(&span).is_some_and(|g| g.alive == count);
+            if current && self.stack_two(span) {
+                return true;
+            }
         }
         false
+    }
+
+    /// Stacks the first two tiles alive of `span`, if it has two (its
+    /// tiles looked at counted).
+    fn stack_two(&mut self, span: (usize, usize)) -> bool {
+        let Some(group) = self.by_window.get(&span) else {
+            return false;
+        };
+        self.steps += group.tiles.len() as u64;
+        let mut alive = group.tiles.iter().copied().filter(|&u| self.tiles[u].alive);
+        let (Some(u), Some(v)) = (alive.next(), alive.next()) else {
+            return false;
+        };
+        let (hu, hv) = (self.tiles[u].height, self.tiles[v].height);
+        let width = self.tiles[u].width;
+        self.add(span.0, span.1, hu + hv, width, &[(u, 0), (v, hu)]);
+        true
     }
 }
 
