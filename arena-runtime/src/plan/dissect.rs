@@ -77,8 +77,9 @@
 //! part's, and the fewer, the lower the search takes them. Hash maps are only
 //! looked up, never walked: the result is the same on every run.
 //! This module holds the orders and the stuck tiles; its child `board` one
-//! run's tiles, their lookups and the joins, and `sums` the choice of
-//! tiles that sum to a height.
+//! run's tiles, their lookups and the joins, and `sums` the stacks of
+//! tiles that sum to a height (a join of the board's, and the choice of
+//! the tiles).
 
 use super::base::{log_steps, mix};
 use super::search::Job;

@@ -1,12 +1,12 @@
 //! The board of one rebuild: its tiles, alive or joined, looked up by
-//! start, end and span, and the joins (the rules are the parent's doc).
+//! start, end and span, and the joins (the rules are the parent's doc;
+//! the stacks of a sum are in the sibling `sums`).
 
 use rustc_hash::FxHashMap;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
 use super::super::base::log_steps;
-use super::sums::fewest;
 use super::{Reduced, WHOLE, kept_whole};
 
 /// [`Board::many_meet`]: the most tiles alive ending or starting where a
@@ -496,63 +496,6 @@ impl Board {
             return true;
         }
         !stack_first && self.stack()
-    }
-
-    /// Stacks a few tiles of one span whose heights sum to the height of a
-    /// tile beside the span (the pieces of a cut in time, as in
-    /// [`Board::pair`], of any number), in the first span of
-    /// [`Board::changed`] that has such. False where none has.
-    pub(super) fn sums(&mut self) -> bool {
-        while let Some((s, e)) = self.changed.pop_front() {
-            if self.steps > self.limit {
-                return false;
-            }
-            let group = self
-                .by_window
-                .get_mut(&(s, e))
-                .expect("a changed span has a group");
-            group.changed = false;
-            self.steps += group.tiles.len() as u64;
-            let tiles = &self.tiles;
-            let mut members: Vec<(usize, usize)> = group
-                .tiles
-                .iter()
-                .filter(|&&u| tiles[u].alive)
-                .map(|&u| (tiles[u].height, u))
-                .collect();
-            if members.len() < 2 {
-                continue;
-            }
-            members.sort_unstable_by(|a, b| b.cmp(a));
-            let total: usize = members.iter().map(|m| m.0).sum();
-            let mut targets: Vec<usize> = self.by_end[s]
-                .iter()
-                .chain(&self.by_start[e])
-                .map(|&w| &self.tiles[w])
-                .filter(|w| w.alive && w.height <= total)
-                .map(|w| w.height)
-                .collect();
-            self.steps += targets.len() as u64 + members.len() as u64 * log_steps(members.len());
-            targets.sort_unstable();
-            targets.dedup();
-            let (found, steps) = fewest(&members, &mut targets);
-            self.steps += steps;
-            if let Some((target, chosen)) = found {
-                let mut at = 0;
-                let pieces: Vec<(usize, usize)> = chosen
-                    .iter()
-                    .map(|&k| {
-                        let (h, u) = members[k];
-                        at += h;
-                        (u, at - h)
-                    })
-                    .collect();
-                let width = self.tiles[members[0].1].width;
-                self.add(s, e, target, width, &pieces);
-                return true;
-            }
-        }
-        false
     }
 
     /// Stacks the first two tiles of a span that has two or more: where

@@ -1,8 +1,9 @@
-//! The choice of a few tiles of one span whose heights sum to a height
-//! beside it: the search behind the board's sums (`Board::sums`, in the
-//! sibling `board`).
+//! Stacks of a few tiles of one span whose heights sum to a height beside
+//! it: the board's join ([`Board::sums`]) and the choice of the tiles
+//! behind it.
 
-use super::super::base::gcd;
+use super::super::base::{gcd, log_steps};
+use super::board::Board;
 
 /// The most chance sums a choice of tiles may be expected to meet the
 /// height of a tile beside their span with (over all the choices of as
@@ -17,10 +18,7 @@ const CHANCE: f64 = 0.25;
 /// the choice (by position), if found, and the steps taken. A height two
 /// choices of as many meet is set to 0 in `targets` (which one was cut is
 /// a guess).
-pub(super) fn fewest(
-    members: &[(usize, usize)],
-    targets: &mut [usize],
-) -> (Option<(usize, Vec<usize>)>, u64) {
+fn fewest(members: &[(usize, usize)], targets: &mut [usize]) -> (Option<(usize, Vec<usize>)>, u64) {
     let mut taken = 0;
     let heights = targets.len();
     // The step all heights are multiples of.
@@ -66,6 +64,65 @@ pub(super) fn fewest(
         }
     }
     (found, taken)
+}
+
+impl Board {
+    /// Stacks a few tiles of one span whose heights sum to the height of a
+    /// tile beside the span (the pieces of a cut in time, as in
+    /// [`Board::pair`], of any number), in the first span of
+    /// [`Board::changed`] that has such. False where none has.
+    pub(super) fn sums(&mut self) -> bool {
+        while let Some((s, e)) = self.changed.pop_front() {
+            if self.steps > self.limit {
+                return false;
+            }
+            let group = self
+                .by_window
+                .get_mut(&(s, e))
+                .expect("a changed span has a group");
+            group.changed = false;
+            self.steps += group.tiles.len() as u64;
+            let tiles = &self.tiles;
+            let mut members: Vec<(usize, usize)> = group
+                .tiles
+                .iter()
+                .filter(|&&u| tiles[u].alive)
+                .map(|&u| (tiles[u].height, u))
+                .collect();
+            if members.len() < 2 {
+                continue;
+            }
+            members.sort_unstable_by(|a, b| b.cmp(a));
+            let total: usize = members.iter().map(|m| m.0).sum();
+            let mut targets: Vec<usize> = self.by_end[s]
+                .iter()
+                .chain(&self.by_start[e])
+                .map(|&w| &self.tiles[w])
+                .filter(|w| w.alive && w.height <= total)
+                .map(|w| w.height)
+                .collect();
+            self.steps += targets.len() as u64 + members.len() as u64 * log_steps(members.len());
+            targets.sort_unstable();
+            targets.dedup();
+            let (found, steps) = fewest(&members, &mut targets);
+            self.steps += steps;
+            if let Some((target, chosen)) = found {
+                let mut at = 0;
+                let pieces: Vec<(usize, usize)> = chosen
+                    .iter()
+                    .map(|&k| {
+                        let (h, u) = members[k];
+                        at += h;
+                        (u, at - h)
+                    })
+                    .collect();
+                let width = self.tiles[members[0].1].width;
+                self.add(s, e, target, width, &pieces);
+                return true;
+            }
+        }
+        false
+    }
 }
 
 /// What [`subset`] found.
