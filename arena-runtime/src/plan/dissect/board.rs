@@ -383,7 +383,16 @@ impl Board {
         };
         // They meet where `t` ends or where it starts.
         let at = if x == s { e } else { s };
-        if sure && !(self.alone(at, h) && self.joins_on(x, y, h, at)) {
+        // At once only where nothing tells of a chance meeting: the two
+        // alone of their height there, what they make joining another, and
+        // neither a piece of a stack of its span to a height beside it.
+        let clear = |board: &mut Board| {
+            board.alone(at, h)
+                && board.joins_on(x, y, h, at)
+                && !board.stacks_beside(t)
+                && !board.stacks_beside(u)
+        };
+        if sure && !clear(self) {
             return false;
         }
         let width = self.tiles[t].width + self.tiles[u].width;

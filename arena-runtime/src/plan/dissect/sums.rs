@@ -1,6 +1,7 @@
 //! Stacks of a few tiles of one span whose heights sum to a height beside
-//! it: the board's join ([`Board::sums`]) and the choice of the tiles
-//! behind it.
+//! it: the board's join ([`Board::sums`]), the choice of the tiles behind
+//! it, and whether a tile could be one of such a stack
+//! ([`Board::stacks_beside`]).
 
 use super::super::base::{gcd, log_steps};
 use super::board::Board;
@@ -47,7 +48,8 @@ fn fewest(members: &[(usize, usize)], targets: &mut [usize]) -> (Option<(usize, 
             if *target == 0 || chance > CHANCE {
                 continue;
             }
-            let (chosen, steps) = subset(members, *target, most, left.min(16 * members.len()));
+            let limit = left.min(16 * members.len());
+            let (chosen, steps) = subset(members, *target, (2, most), limit);
             taken += steps as u64;
             left -= steps;
             match chosen {
@@ -94,16 +96,8 @@ impl Board {
             }
             members.sort_unstable_by(|a, b| b.cmp(a));
             let total: usize = members.iter().map(|m| m.0).sum();
-            let mut targets: Vec<usize> = self.by_end[s]
-                .iter()
-                .chain(&self.by_start[e])
-                .map(|&w| &self.tiles[w])
-                .filter(|w| w.alive && w.height <= total)
-                .map(|w| w.height)
-                .collect();
-            self.steps += targets.len() as u64 + members.len() as u64 * log_steps(members.len());
-            targets.sort_unstable();
-            targets.dedup();
+            let mut targets = self.heights_beside((s, e), 0, total);
+            self.steps += members.len() as u64 * log_steps(members.len());
             let (found, steps) = fewest(&members, &mut targets);
             self.steps += steps;
             if let Some((target, chosen)) = found {
@@ -123,6 +117,70 @@ impl Board {
         }
         false
     }
+
+    /// Whether `t` and one or more other tiles alive of its span sum to
+    /// the height of a tile alive beside the span. Then `t` is mostly a
+    /// piece of that stack, and a tile of its own height beside it met it
+    /// by chance: on OmniMalloc's tilings of 10,001 over 1,024 phases, the
+    /// first wrong join side by side at once was of two such tiles
+    /// (BENCHMARKS.md, stop 70).
+    pub(super) fn stacks_beside(&mut self, t: usize) -> bool {
+        let (s, e, h) = (self.tiles[t].start, self.tiles[t].end, self.tiles[t].height);
+        let Some(group) = self.by_window.get(&(s, e)) else {
+            return false;
+        };
+        self.steps += group.tiles.len() as u64;
+        let tiles = &self.tiles;
+        let mut members: Vec<(usize, usize)> = group
+            .tiles
+            .iter()
+            .filter(|&&u| u != t && tiles[u].alive)
+            .map(|&u| (tiles[u].height, u))
+            .collect();
+        if members.is_empty() {
+            return false;
+        }
+        members.sort_unstable_by(|a, b| b.cmp(a));
+        let most = h + members.iter().map(|m| m.0).sum::<usize>();
+        let targets = self.heights_beside((s, e), h, most);
+        self.steps += (self.by_end[s].len() + self.by_start[e].len()) as u64
+            + members.len() as u64 * log_steps(members.len());
+        let (found, steps) = completes(&members, h, &targets);
+        self.steps += steps;
+        found
+    }
+
+    /// The heights in `(above, most]` of the tiles alive beside `span`,
+    /// sorted, each once (a step each).
+    fn heights_beside(&mut self, (s, e): (usize, usize), above: usize, most: usize) -> Vec<usize> {
+        let mut heights: Vec<usize> = self.by_end[s]
+            .iter()
+            .chain(&self.by_start[e])
+            .map(|&w| &self.tiles[w])
+            .filter(|w| w.alive && w.height > above && w.height <= most)
+            .map(|w| w.height)
+            .collect();
+        self.steps += heights.len() as u64;
+        heights.sort_unstable();
+        heights.dedup();
+        heights
+    }
+}
+
+/// Whether some of `members` (heights, largest first, and tiles), one or
+/// more, sum to `need - base` for a `need` of `targets` above `base`, each
+/// looked for within 16 steps a member; and the steps taken.
+fn completes(members: &[(usize, usize)], base: usize, targets: &[usize]) -> (bool, u64) {
+    let mut taken = 0;
+    for &target in targets.iter().filter(|&&t| t > base) {
+        let most = 16 * members.len();
+        let (found, steps) = subset(members, target - base, (1, members.len()), most);
+        taken += steps as u64 + 1;
+        if !matches!(found, Found::None) {
+            return (true, taken);
+        }
+    }
+    (false, taken)
 }
 
 /// What [`subset`] found.
@@ -135,10 +193,15 @@ enum Found {
     Many,
 }
 
-/// The one choice of two to `count` of `members` (heights, largest first)
-/// whose heights sum to `need`, if there is one, looked for within `most`
-/// steps; and the steps taken.
-fn subset(members: &[(usize, usize)], need: usize, count: usize, most: usize) -> (Found, usize) {
+/// The one choice of `least` to `count` of `members` (heights, largest
+/// first) whose heights sum to `need`, if there is one, looked for within
+/// `most` steps; and the steps taken.
+fn subset(
+    members: &[(usize, usize)],
+    need: usize,
+    (least, count): (usize, usize),
+    most: usize,
+) -> (Found, usize) {
     // The heights from each position on, summed.
     let mut after = vec![0; members.len() + 1];
     for k in (0..members.len()).rev() {
@@ -148,7 +211,7 @@ fn subset(members: &[(usize, usize)], need: usize, count: usize, most: usize) ->
     let mut first = None;
     let (mut k, mut need) = (0, need);
     for steps in 0..most {
-        if need == 0 && chosen.len() >= 2 {
+        if need == 0 && chosen.len() >= least {
             if first.is_some() {
                 return (Found::Many, steps);
             }
@@ -184,18 +247,30 @@ mod tests {
     fn the_one_choice_of_tiles_that_sum_to_a_height_is_found() {
         let members = members(&[9, 7, 5, 3, 2]);
         // 9 + 3 + 2 = 14 and 7 + 5 + 2 = 14: two choices of three.
-        assert!(matches!(subset(&members, 14, 3, 1_000).0, Found::Many));
+        assert!(matches!(subset(&members, 14, (2, 3), 1_000).0, Found::Many));
         // 9 + 5 + 3 = 17 only (7 + 5 + 3 + 2 is four).
-        let (Found::One(chosen), _) = subset(&members, 17, 3, 1_000) else {
+        let (Found::One(chosen), _) = subset(&members, 17, (2, 3), 1_000) else {
             panic!("one choice of three sums to 17");
         };
         assert_eq!(chosen, [0, 2, 3]);
         // Two at least: 9 alone is not a choice; none sums to 1.
-        assert!(matches!(subset(&members, 9, 1, 1_000).0, Found::None));
-        assert!(matches!(subset(&members, 9, 2, 1_000).0, Found::One(c) if c == [1, 4]));
-        assert!(matches!(subset(&members, 1, 5, 1_000).0, Found::None));
+        assert!(matches!(subset(&members, 9, (2, 1), 1_000).0, Found::None));
+        assert!(matches!(subset(&members, 9, (2, 2), 1_000).0, Found::One(c) if c == [1, 4]));
+        assert!(matches!(subset(&members, 1, (2, 5), 1_000).0, Found::None));
         // Within the steps given, or not at all.
-        assert!(matches!(subset(&members, 17, 3, 2).0, Found::None));
+        assert!(matches!(subset(&members, 17, (2, 3), 2).0, Found::None));
+    }
+
+    #[test]
+    fn a_tile_and_some_of_its_span_are_found_to_sum_to_a_height_beside() {
+        let members = members(&[9, 7, 5]);
+        // 4 + 7 = 11; a height not above the tile's own is passed.
+        assert!(completes(&members, 4, &[3, 4, 11]).0);
+        // 4 + 9 + 5 = 18: three of them.
+        assert!(completes(&members, 4, &[18]).0);
+        // None sums to 1 or 3.
+        assert!(!completes(&members, 4, &[2, 5, 7]).0);
+        assert!(!completes(&[], 4, &[11]).0);
     }
 
     #[test]
