@@ -24,8 +24,10 @@
 //!   more meet, the first found is as often not the one in line) and the
 //!   rectangle it makes would join another (one of its span, or one of its
 //!   height beside it where few tiles meet there or few pieces share the
-//!   height: else that one mostly met it by chance), the others once
-//!   nothing else joins.
+//!   height: else that one mostly met it by chance), and where neither of
+//!   the two, with others of its span, sums to the height of a tile beside
+//!   that span (that stack is then mostly the cut, and the two met by
+//!   chance); the others once nothing else joins.
 //! - *Stacked*, of a sum: once nothing else joins, in every other order
 //!   (the first included), the one choice of the fewest tiles of a span
 //!   whose heights sum to the height of a tile beside it (a cut in time's

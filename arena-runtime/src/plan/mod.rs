@@ -63,22 +63,24 @@
 //! join another (one of its span; or one of its height beside it, but not where
 //! more than 9 tiles end or start where the two meet and more than 16 pieces
 //! share their height, or one in 256 of a larger part: pieces of one height
-//! meet by chance where phases are few); then any two of one span, stacked,
-//! those of a span of the fewest tiles first (of three or more, the first two
-//! are as often the pieces of two cuts), except in every other order, which
-//! stacks before the side-by-side joins left for last (in the third of a part
-//! of more than 4,096 pieces: two of one span of a cut plan can always be made
-//! to touch, two of one height are surely in line only across a cut in time).
-//! Each join places its pieces inside the new rectangle, so one left spanning
-//! the part is a plan at the bound; where pieces no rule joins are left (a
-//! join of pieces of one height or span that met by chance), the tiles left
-//! are a smaller problem: each of more than 16 pieces one buffer,
-//! its pieces fixed inside it, the smaller ones cut back into their pieces (the
-//! wrong joins are mostly there). Where those buffers are fewer than two in
-//! five of the part's, that problem is rebuilt once more, then searched, with
-//! half of what the rebuild has left but at most 8 nodes for each of its
-//! buffers (a search that finds a plan there mostly finds it within that; one
-//! that does not spends all it is given); where neither gives a plan at the
+//! meet by chance where phases are few), and neither, with others of its
+//! span, sums to the height of a piece beside that span; then any two of one
+//! span, stacked, those of a span of the fewest tiles first (of three or more,
+//! the first two are as often the pieces of two cuts), except in every other
+//! order, which stacks before the side-by-side joins left for last (in the
+//! third of a part of more than 4,096 pieces: two of one span of a cut plan
+//! can always be made to touch, two of one height are surely in line only
+//! across a cut in time). Each join places its pieces inside the new
+//! rectangle, so one left spanning the part is a plan at the bound; where
+//! pieces no rule joins are left (a join of pieces of one height or span
+//! that met by chance), the tiles left are a smaller problem: each of more
+//! than 16 pieces one buffer, its pieces fixed inside it, the smaller ones
+//! cut back into their pieces (the wrong joins are mostly there). Where
+//! those buffers are fewer than two in five of the part's, that problem is
+//! rebuilt once more, then searched, with half of what the rebuild has left
+//! but at most 8 nodes for each of its buffers (a search that finds a plan
+//! there mostly finds it within that; one that does not spends all it is
+//! given); where neither gives a plan at the
 //! bound, the whole is tried again in up to 63 more fixed orders where the part
 //! has at most 4,096 pieces or few were left (one in 64 or fewer), the tiles of
 //! each searched unless an earlier order left the same; a larger part is joined
@@ -221,17 +223,19 @@
 //!   optimum, each within a second.
 //! - *Distrusting the joins that chance makes*, where phases are few and
 //!   many pieces share a span or a height: a side-by-side join at once
-//!   only where the pair is alone of its height there and its rectangle
-//!   joins another, stacks of a sum chosen by the fewest tiles, the last
-//!   stacks from the span of the fewest tiles, every other order stacking
-//!   first; and the tiles a stuck rebuild leaves (a few hundred where the
-//!   part had thousands) searched, or cut back and rebuilt as a part of
-//!   their own. OmniMalloc's tilings of 2,001 to 5,001 buffers over 1,024
-//!   phases went from 1.12–1.26 to the optimum, 23 of 25 seeds of its
-//!   tilings of 10,001 over 1,024 phases are there (from 5; 26 of 30 seeds
-//!   not looked at before the last of these changes, from 16 without it),
-//!   and 96 of 180 strip tilings over few phases (from 84; counted before
-//!   the last change, which moved 84 others from 38 to 37).
+//!   only where the pair is alone of its height there, its rectangle
+//!   joins another and neither could be stacked with others of its span
+//!   to a height beside, stacks of a sum chosen by the fewest tiles, the
+//!   last stacks from the span of the fewest tiles, every other order
+//!   stacking first; and the tiles a stuck rebuild leaves (a few hundred
+//!   where the part had thousands) searched, or cut back and rebuilt as a
+//!   part of their own. OmniMalloc's tilings of 2,001 to 5,001 buffers
+//!   over 1,024 phases went from 1.12–1.26 to the optimum; of its tilings
+//!   of 10,001 over 1,024 phases, 23 of 25 seeds are there (from 5), and
+//!   27 of 30 and 14 of 16 seeds drawn later; of this crate's cut of that
+//!   kind, 135 of 160 seeds; and 96 of 180 strip tilings over few phases
+//!   (from 84; counted before the last two changes, which moved 84 others
+//!   from 38 to 37, then 35).
 //! - *In the search, which buffer is tried first beside a wall* (one of
 //!   the run of equal sums that ends and starts there), runs that learn
 //!   from the failures before them, and jumping back over choices a
