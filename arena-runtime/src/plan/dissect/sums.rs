@@ -121,9 +121,9 @@ impl Board {
     /// Whether `t` and one or more other tiles alive of its span sum to
     /// the height of a tile alive beside the span. Then `t` is mostly a
     /// piece of that stack, and a tile of its own height beside it met it
-    /// by chance: on OmniMalloc's tilings of 10,001 over 1,024 phases, the
-    /// first wrong join side by side at once was of two such tiles
-    /// (BENCHMARKS.md, stop 70).
+    /// by chance: on OmniMalloc's tiling of 10,001 over 1,024 phases of
+    /// seed 3104, the first wrong join side by side at once took such a
+    /// tile (BENCHMARKS.md, stop 70).
     pub(super) fn stacks_beside(&mut self, t: usize) -> bool {
         let (s, e, h) = (self.tiles[t].start, self.tiles[t].end, self.tiles[t].height);
         let Some(group) = self.by_window.get(&(s, e)) else {
