@@ -131,6 +131,26 @@ fn the_budget_bounds_the_joins_on_hostile_pieces() {
     }
 }
 
+#[test]
+fn the_budget_bounds_the_look_up_of_stacks_beside_on_hostile_pieces() {
+    // n pieces over each of [0, 1), [1, 2) and [2, 3), of heights n + 1
+    // to 2n, in another order each: each pair of one height meeting at 1
+    // is alone there and would join the piece of its height beside, so
+    // each asks whether it stacks to one of up to n heights beside, each
+    // less than n above it, less than any piece: n subset sums over n
+    // pieces that find none. The budget stops the looking.
+    let n = 1_000;
+    let heights = n + 1..=2 * n;
+    let mut spans: Vec<(usize, usize, usize)> = heights.clone().map(|h| (0, 1, h)).collect();
+    spans.extend(heights.clone().rev().map(|h| (1, 2, h)));
+    spans.extend(heights.map(|h| (2, 3, h)));
+    let jobs = jobs(&spans, 1);
+    for budget in (0..=10).map(|k| k * 500) {
+        let Rebuilt { nodes, .. } = rebuild(&jobs, 3, budget, unsolved);
+        assert!(nodes <= budget + 2, "{nodes} nodes of {budget}");
+    }
+}
+
 /// A search of a stuck rebuild's tiles that finds nothing.
 fn unsolved(_: &[Job], _: u64) -> (Option<Vec<usize>>, u64) {
     (None, 0)

@@ -130,6 +130,9 @@ impl Board {
             return false;
         };
         self.steps += group.tiles.len() as u64;
+        if self.steps > self.limit {
+            return false;
+        }
         let tiles = &self.tiles;
         let mut members: Vec<(usize, usize)> = group
             .tiles
@@ -145,7 +148,9 @@ impl Board {
         let targets = self.heights_beside((s, e), h, most);
         self.steps += (self.by_end[s].len() + self.by_start[e].len()) as u64
             + members.len() as u64 * log_steps(members.len());
-        let (found, steps) = completes(&members, h, &targets);
+        // The look-up stops at the board's limit, as every join does.
+        let room = self.limit.saturating_sub(self.steps);
+        let (found, steps) = completes(&members, h, &targets, room);
         self.steps += steps;
         found
     }
@@ -169,11 +174,16 @@ impl Board {
 
 /// Whether some of `members` (heights, largest first, and tiles), one or
 /// more, sum to `need - base` for a `need` of `targets` above `base`, each
-/// looked for within 16 steps a member; and the steps taken.
-fn completes(members: &[(usize, usize)], base: usize, targets: &[usize]) -> (bool, u64) {
+/// looked for within 16 steps a member and all within `room` steps; and
+/// the steps taken.
+fn completes(members: &[(usize, usize)], base: usize, targets: &[usize], room: u64) -> (bool, u64) {
     let mut taken = 0;
     for &target in targets.iter().filter(|&&t| t > base) {
-        let most = 16 * members.len();
+        let left = usize::try_from(room.saturating_sub(taken)).unwrap_or(usize::MAX);
+        if left == 0 {
+            break;
+        }
+        let most = left.min(16 * members.len());
         let (found, steps) = subset(members, target - base, (1, members.len()), most);
         taken += steps as u64 + 1;
         if !matches!(found, Found::None) {
@@ -265,12 +275,14 @@ mod tests {
     fn a_tile_and_some_of_its_span_are_found_to_sum_to_a_height_beside() {
         let members = members(&[9, 7, 5]);
         // 4 + 7 = 11; a height not above the tile's own is passed.
-        assert!(completes(&members, 4, &[3, 4, 11]).0);
+        assert!(completes(&members, 4, &[3, 4, 11], 100).0);
         // 4 + 9 + 5 = 18: three of them.
-        assert!(completes(&members, 4, &[18]).0);
+        assert!(completes(&members, 4, &[18], 100).0);
         // None sums to 1 or 3.
-        assert!(!completes(&members, 4, &[2, 5, 7]).0);
-        assert!(!completes(&[], 4, &[11]).0);
+        assert!(!completes(&members, 4, &[2, 5, 7], 100).0);
+        assert!(!completes(&[], 4, &[11], 100).0);
+        // Within the room given, or not at all.
+        assert_eq!(completes(&members, 4, &[18], 0), (false, 0));
     }
 
     #[test]
