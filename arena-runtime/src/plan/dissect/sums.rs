@@ -4,7 +4,7 @@
 //! ([`Board::stacks_beside`]).
 
 use super::super::base::{gcd, log_steps};
-use super::board::Board;
+use super::board::{Board, Tile};
 
 /// The most chance sums a choice of tiles may be expected to meet the
 /// height of a tile beside their span with (over all the choices of as
@@ -84,17 +84,10 @@ impl Board {
                 .expect("a changed span has a group");
             group.changed = false;
             self.steps += group.tiles.len() as u64;
-            let tiles = &self.tiles;
-            let mut members: Vec<(usize, usize)> = group
-                .tiles
-                .iter()
-                .filter(|&&u| tiles[u].alive)
-                .map(|&u| (tiles[u].height, u))
-                .collect();
+            let members = highest_first(&self.tiles, &group.tiles, None);
             if members.len() < 2 {
                 continue;
             }
-            members.sort_unstable_by(|a, b| b.cmp(a));
             let total: usize = members.iter().map(|m| m.0).sum();
             let mut targets = self.heights_beside((s, e), 0, total);
             self.steps += members.len() as u64 * log_steps(members.len());
@@ -133,17 +126,10 @@ impl Board {
         if self.steps > self.limit {
             return false;
         }
-        let tiles = &self.tiles;
-        let mut members: Vec<(usize, usize)> = group
-            .tiles
-            .iter()
-            .filter(|&&u| u != t && tiles[u].alive)
-            .map(|&u| (tiles[u].height, u))
-            .collect();
+        let members = highest_first(&self.tiles, &group.tiles, Some(t));
         if members.is_empty() {
             return false;
         }
-        members.sort_unstable_by(|a, b| b.cmp(a));
         let most = h + members.iter().map(|m| m.0).sum::<usize>();
         let targets = self.heights_beside((s, e), h, most);
         self.steps += (self.by_end[s].len() + self.by_start[e].len()) as u64
@@ -170,6 +156,18 @@ impl Board {
         heights.dedup();
         heights
     }
+}
+
+/// The tiles alive of `group` but `except`, as (height, tile), the
+/// highest first (ties: the later tile first).
+fn highest_first(tiles: &[Tile], group: &[usize], except: Option<usize>) -> Vec<(usize, usize)> {
+    let mut members: Vec<(usize, usize)> = group
+        .iter()
+        .filter(|&&u| Some(u) != except && tiles[u].alive)
+        .map(|&u| (tiles[u].height, u))
+        .collect();
+    members.sort_unstable_by(|a, b| b.cmp(a));
+    members
 }
 
 /// Whether some of `members` (heights, largest first, and tiles), one or
