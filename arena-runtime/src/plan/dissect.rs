@@ -565,22 +565,7 @@ fn once(
         let job = &jobs[k];
         board.add(job.start, job.end, job.foot, job.width, &[]);
     }
-    while board.alive > 1 && board.steps <= board.limit {
-        if let Some(t) = board.queue.pop_front() {
-            board.tiles[t].queued = false;
-            if board.tiles[t].alive && !board.windmill(t) && !board.tiles[t].waiting {
-                board.tiles[t].waiting = true;
-                board.beside.push_back(t);
-            }
-        } else if let Some(t) = board.beside.pop_front() {
-            board.tiles[t].waiting = false;
-            if board.tiles[t].alive && !board.pair(t) && !board.side_by_side(t, true) {
-                board.later.push_back(t);
-            }
-        } else if !board.last() {
-            break;
-        }
-    }
+    board.run();
     let whole = board.tiles.len() - 1;
     let done = board.alive == 1
         && board.tiles[whole].alive

@@ -91,13 +91,13 @@ pub(super) struct Board {
     /// [`Board::sums`] last looked at them.
     pub(super) changed: VecDeque<(usize, usize)>,
     /// Tiles to look for a windmill around, each in it once at a time.
-    pub(super) queue: VecDeque<usize>,
+    queue: VecDeque<usize>,
     /// Tiles no windmill joins now, to be tried stacked on a sum beside
     /// them or side by side.
-    pub(super) beside: VecDeque<usize>,
+    beside: VecDeque<usize>,
     /// Tiles whose join side by side nothing else would join now, to be
     /// tried once nothing else joins.
-    pub(super) later: VecDeque<usize>,
+    later: VecDeque<usize>,
     pub(super) alive: usize,
     pub(super) steps: u64,
     /// The steps past which every join gives up.
@@ -267,6 +267,28 @@ impl Board {
             if !seen && alive >= 2 {
                 self.counted += 1;
                 self.fewest.push(Reverse((alive, self.counted, span)));
+            }
+        }
+    }
+
+    /// Joins the tiles until one is left, none joins, or the limit is
+    /// passed: a windmill about each new tile first, then a stack on a
+    /// sum beside it or a join side by side, then the joins left for last.
+    pub(super) fn run(&mut self) {
+        while self.alive > 1 && self.steps <= self.limit {
+            if let Some(t) = self.queue.pop_front() {
+                self.tiles[t].queued = false;
+                if self.tiles[t].alive && !self.windmill(t) && !self.tiles[t].waiting {
+                    self.tiles[t].waiting = true;
+                    self.beside.push_back(t);
+                }
+            } else if let Some(t) = self.beside.pop_front() {
+                self.tiles[t].waiting = false;
+                if self.tiles[t].alive && !self.pair(t) && !self.side_by_side(t, true) {
+                    self.later.push_back(t);
+                }
+            } else if !self.last() {
+                break;
             }
         }
     }
