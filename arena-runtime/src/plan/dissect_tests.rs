@@ -48,6 +48,10 @@ fn tiles(jobs: &[Job], off: &[usize], sections: usize, height: usize) {
     }
 }
 
+#[path = "dissect_fixtures.rs"]
+mod fixtures;
+use fixtures::scattered;
+
 #[test]
 fn a_windmill_of_either_turning_is_rebuilt() {
     // Centre [2, 4) of 3; blades [0, 2) of 7 and [4, 6) of 5; under
@@ -382,68 +386,6 @@ fn pieces_side_by_side_join_at_once_only_alone_of_their_height() {
     let jobs = pieces(&rects);
     let Rebuilt { offsets: off, .. } = rebuild(&jobs, 8, 100_000, unsolved);
     tiles(&jobs, &off.expect("a dissection"), 8, 8);
-}
-
-/// 53 pieces of a cut plan over 10 phases, 16 bytes high, that no order
-/// rebuilds: the first leaves 22 jobs (the tiles of 16 pieces or fewer
-/// given back as their pieces), the fourth 18, the fewest.
-fn scattered() -> Vec<Job> {
-    let rects = [
-        (4, 5, 10, 11),
-        (9, 10, 6, 10),
-        (6, 7, 14, 15),
-        (0, 1, 5, 6),
-        (7, 8, 14, 15),
-        (5, 6, 15, 16),
-        (2, 5, 11, 12),
-        (6, 7, 12, 13),
-        (6, 7, 11, 12),
-        (5, 6, 10, 11),
-        (0, 1, 4, 5),
-        (1, 2, 1, 6),
-        (7, 8, 13, 14),
-        (7, 8, 15, 16),
-        (1, 2, 13, 14),
-        (1, 2, 0, 1),
-        (6, 7, 10, 11),
-        (5, 6, 11, 12),
-        (6, 7, 13, 14),
-        (5, 6, 14, 15),
-        (5, 6, 13, 14),
-        (0, 1, 11, 12),
-        (6, 7, 15, 16),
-        (1, 2, 8, 9),
-        (1, 2, 9, 10),
-        (7, 8, 11, 12),
-        (4, 5, 15, 16),
-        (0, 4, 14, 16),
-        (7, 8, 12, 13),
-        (7, 8, 10, 11),
-        (0, 1, 9, 10),
-        (0, 1, 3, 4),
-        (5, 6, 12, 13),
-        (4, 5, 13, 14),
-        (0, 1, 2, 3),
-        (9, 10, 15, 16),
-        (3, 5, 12, 13),
-        (0, 1, 0, 1),
-        (0, 1, 6, 9),
-        (2, 10, 0, 1),
-        (0, 3, 12, 13),
-        (2, 4, 13, 14),
-        (0, 1, 13, 14),
-        (4, 5, 14, 15),
-        (0, 1, 1, 2),
-        (1, 2, 11, 12),
-        (8, 9, 15, 16),
-        (2, 10, 1, 6),
-        (0, 4, 10, 11),
-        (1, 2, 6, 8),
-        (2, 9, 6, 10),
-        (8, 9, 10, 15),
-        (9, 10, 10, 15),
-    ];
-    pieces(&rects)
 }
 
 /// Where every order gets stuck, the tiles handed back are the fewest any
