@@ -88,6 +88,7 @@ use super::search::Job;
 use board::{Board, Tile};
 
 mod board;
+mod mend;
 mod sums;
 
 /// The steps (pieces looked at) that count as one node of the budget:
@@ -121,6 +122,11 @@ const LARGE: u64 = 3;
 /// As many as [`LARGE`], so that every order of a large part that leaves
 /// many tiles has its tiles regrouped.
 const REGROUPED: u64 = LARGE;
+/// The first orders of any part whose stuck rebuild is mended (`mend`:
+/// its tiles opened and the rest rebuilt while that leaves fewer), not in
+/// a rebuild of stuck tiles: where a mending does not rebuild the part,
+/// another order's may (BENCHMARKS.md, stop 71).
+const MENDED: u64 = 3;
 /// A part's stuck tiles, the smaller ones given back as their
 /// pieces, are rebuilt as a part of their own only while they are at most
 /// one in this many of its pieces: nearly as many, they are nearly as hard
@@ -227,6 +233,7 @@ fn rebuild_at(
             align,
             limit,
             stacks_first(large, attempt),
+            depth == 0 && attempt < MENDED,
         );
         steps += joined;
         let left = match ended {
@@ -559,6 +566,7 @@ fn once(
     align: usize,
     limit: u64,
     stack_first: bool,
+    mend: bool,
 ) -> (Ended, u64) {
     let mut board = Board::new(jobs.len(), sections, limit, stack_first);
     for &k in order {
@@ -573,6 +581,9 @@ fn once(
         && board.tiles[whole].end == sections;
     if !done && board.steps > board.limit {
         return (Ended::Stopped, board.steps);
+    }
+    if !done && mend {
+        return mend::stuck(&board, order, align, limit);
     }
     if !done {
         let reduced = board.reduce(order, align);

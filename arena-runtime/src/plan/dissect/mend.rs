@@ -1,0 +1,333 @@
+//! Mending a stuck rebuild: its tiles opened one or two at a time, the
+//! rest rebuilt.
+//!
+//! Where a rebuild gets stuck, some of its tiles hold a join of pieces
+//! that met by chance, mostly a few joins below the top (on OmniMalloc's
+//! tilings of 10,001 over 1,024 phases, two in three of them three or
+//! fewer below).
+//! A tile opened (given back as its tiles some joins down) and the tiles
+//! rebuilt again: where the opened one was wrong, the rest joins further
+//! and fewer tiles are left; where it was right, the rebuild mostly joins
+//! it again as it was. So a tile is opened, at each depth in turn, and
+//! the first opening that leaves fewer tiles is kept; where none does,
+//! two tiles are opened together. The tiles of a rebuild are themselves
+//! tiles of tiles: the joins of every rebuild kept are kept in one
+//! [`Forest`], and a tile opens into the tiles it was joined of, whichever
+//! rebuild joined them.
+
+use super::board::Board;
+use super::{Ended, Reduced, WHOLE, kept_whole};
+use crate::plan::search::Job;
+
+/// The most steps a mending may use, as a multiple of the steps the
+/// rebuild it mends used: a mending that rebuilds the part mostly does so
+/// well within that, one that does not spends what it is given on
+/// openings that leave as many tiles (BENCHMARKS.md, stop 71).
+const SHARE: u64 = 1;
+
+/// Mends the stuck `board` of the pieces of `order` (by position in it)
+/// with at most [`SHARE`] times the steps it used, and at most `limit`
+/// steps in all, its own counted: the pieces' offsets where it rebuilds
+/// them, else the tiles it left as jobs of their own (each at `align`);
+/// and the steps used, its own included.
+pub(super) fn stuck(board: &Board, order: &[usize], align: usize, limit: u64) -> (Ended, u64) {
+    let cap = limit
+        .saturating_sub(board.steps)
+        .min(board.steps.saturating_mul(SHARE));
+    let (mut forest, alive) = Forest::of(board, order.len(), cap);
+    let tiles = forest.mend(alive);
+    if forest.whole(&tiles) {
+        let mut offsets = vec![0; order.len()];
+        forest.place(tiles[0], 0, &mut |p, at| offsets[order[p]] = at);
+        return (Ended::Done(offsets), board.steps + forest.steps);
+    }
+    let reduced = forest.reduce(&tiles, order, align);
+    let steps = board.steps + forest.steps;
+    if steps > limit {
+        return (Ended::Stopped, steps);
+    }
+    (Ended::Stuck(tiles.len(), reduced), steps)
+}
+
+/// The depths a tile is opened to, in turn: its tiles that many joins
+/// down (or its pieces, where it is not as deep); the last, its pieces.
+const DEPTHS: [usize; 8] = [1, 2, 3, 4, 6, 8, 12, usize::MAX];
+
+/// A tile of the forest: a piece (the first [`Forest::pieces`]) or the
+/// join of others, `kids[from..to]` (tile, offset inside this one).
+#[derive(Clone, Copy)]
+struct Node {
+    start: usize,
+    end: usize,
+    height: usize,
+    width: usize,
+    from: usize,
+    to: usize,
+}
+
+/// Every tile the rebuilds kept have joined, and the pieces.
+struct Forest {
+    nodes: Vec<Node>,
+    kids: Vec<(usize, usize)>,
+    /// How many of the nodes are pieces (by position in the rebuild's
+    /// order).
+    pieces: usize,
+    sections: usize,
+    /// The steps used, and the most the mending may use.
+    steps: u64,
+    limit: u64,
+}
+
+impl Forest {
+    /// The forest of `board`'s tiles (its first `pieces` the pieces), and
+    /// its tiles alive, for a mending of at most `limit` steps.
+    fn of(board: &Board, pieces: usize, limit: u64) -> (Forest, Vec<usize>) {
+        let nodes = board
+            .tiles
+            .iter()
+            .map(|t| Node {
+                start: t.start,
+                end: t.end,
+                height: t.height,
+                width: t.width,
+                from: t.from,
+                to: t.to,
+            })
+            .collect();
+        let alive = (0..board.tiles.len())
+            .filter(|&t| board.tiles[t].alive)
+            .collect();
+        let forest = Forest {
+            nodes,
+            kids: board.pieces.clone(),
+            pieces,
+            sections: board.by_start.len() - 1,
+            steps: board.tiles.len() as u64,
+            limit,
+        };
+        (forest, alive)
+    }
+
+    /// Opens the tiles of `alive`, one at a time (at each of [`DEPTHS`]),
+    /// then two, keeping the first opening whose rebuild leaves fewer
+    /// tiles, until one is left, none leaves fewer, or the limit is
+    /// reached.
+    fn mend(&mut self, mut alive: Vec<usize>) -> Vec<usize> {
+        while alive.len() > 1 && self.steps <= self.limit {
+            let better = self.one(&alive).or_else(|| self.two(&alive));
+            match better {
+                Some(fewer) => alive = fewer,
+                None => break,
+            }
+        }
+        alive
+    }
+
+    /// The first opening of one tile of `alive` whose rebuild leaves
+    /// fewer tiles, each tile opened one join down, then two, ... (the
+    /// shallower the cheaper): those tiles.
+    fn one(&mut self, alive: &[usize]) -> Option<Vec<usize>> {
+        // How many tiles each opened into at the depth before (0: it opens
+        // no further, or is a piece).
+        let mut last: Vec<usize> = alive.iter().map(|&t| usize::from(!self.piece(t))).collect();
+        for depth in DEPTHS {
+            for k in 0..alive.len() {
+                self.steps += 1;
+                if self.steps > self.limit {
+                    return None;
+                }
+                if last[k] == 0 {
+                    continue;
+                }
+                let mut trial = self.without(alive, &[k]);
+                let whole = trial.len();
+                self.opened(alive[k], depth, &mut trial);
+                let opened = trial.len() - whole;
+                last[k] = if opened == last[k] { 0 } else { opened };
+                if last[k] > 0
+                    && let Some(fewer) = self.fewer(&trial, alive.len())
+                {
+                    return Some(fewer);
+                }
+            }
+        }
+        None
+    }
+
+    /// The first opening of two tiles of `alive` (both to one of
+    /// [`DEPTHS`], the shallower first) whose rebuild leaves fewer tiles:
+    /// those tiles.
+    fn two(&mut self, alive: &[usize]) -> Option<Vec<usize>> {
+        let tiles: Vec<usize> = (0..alive.len())
+            .filter(|&k| !self.piece(alive[k]))
+            .collect();
+        let pairs: Vec<(usize, usize)> = tiles
+            .iter()
+            .enumerate()
+            .flat_map(|(a, &i)| tiles[a + 1..].iter().map(move |&j| (i, j)))
+            .collect();
+        self.steps += pairs.len() as u64;
+        // How many tiles each pair opened into at the depth before (0: no
+        // further).
+        let mut last = vec![2; pairs.len()];
+        for depth in DEPTHS {
+            for (p, &(i, j)) in pairs.iter().enumerate() {
+                self.steps += 1;
+                if self.steps > self.limit {
+                    return None;
+                }
+                if last[p] == 0 {
+                    continue;
+                }
+                let mut trial = self.without(alive, &[i, j]);
+                let whole = trial.len();
+                self.opened(alive[i], depth, &mut trial);
+                self.opened(alive[j], depth, &mut trial);
+                let opened = trial.len() - whole;
+                last[p] = if opened == last[p] { 0 } else { opened };
+                if last[p] > 0
+                    && let Some(fewer) = self.fewer(&trial, alive.len())
+                {
+                    return Some(fewer);
+                }
+            }
+        }
+        None
+    }
+
+    /// Whether node `t` is a piece.
+    fn piece(&self, t: usize) -> bool {
+        self.nodes[t].from == self.nodes[t].to
+    }
+
+    /// `alive` but those at positions `except` (the steps counted).
+    fn without(&mut self, alive: &[usize], except: &[usize]) -> Vec<usize> {
+        self.steps += alive.len() as u64;
+        (0..alive.len())
+            .filter(|k| !except.contains(k))
+            .map(|k| alive[k])
+            .collect()
+    }
+
+    /// Pushes onto `out` the tiles `t` was joined of `depth` joins down
+    /// (a piece, or a tile not as deep, as it is); the nodes looked at
+    /// counted.
+    fn opened(&mut self, t: usize, depth: usize, out: &mut Vec<usize>) {
+        let mut stack = vec![(t, depth)];
+        while let Some((t, depth)) = stack.pop() {
+            self.steps += 1;
+            let node = self.nodes[t];
+            if depth == 0 || self.piece(t) {
+                out.push(t);
+            } else {
+                stack.extend(
+                    self.kids[node.from..node.to]
+                        .iter()
+                        .rev()
+                        .map(|&(k, _)| (k, depth - 1)),
+                );
+            }
+        }
+    }
+
+    /// Rebuilds the tiles `trial` (in that order); where that leaves
+    /// fewer than `than` tiles, its joins are kept in the forest and the
+    /// tiles it left are returned.
+    fn fewer(&mut self, trial: &[usize], than: usize) -> Option<Vec<usize>> {
+        let left = self.limit.saturating_sub(self.steps);
+        let mut board = Board::new(trial.len(), self.sections, left, false);
+        for &t in trial {
+            let node = self.nodes[t];
+            board.add(node.start, node.end, node.height, node.width, &[]);
+        }
+        board.run();
+        self.steps += board.steps;
+        if board.alive >= than || board.steps > board.limit {
+            return None;
+        }
+        // The board's tiles as nodes: its first the trial's tiles, the
+        // others new.
+        let mut node_of: Vec<usize> = trial.to_vec();
+        for tile in &board.tiles[trial.len()..] {
+            let from = self.kids.len();
+            self.kids.extend(
+                board.pieces[tile.from..tile.to]
+                    .iter()
+                    .map(|&(p, at)| (node_of[p], at)),
+            );
+            node_of.push(self.nodes.len());
+            self.nodes.push(Node {
+                start: tile.start,
+                end: tile.end,
+                height: tile.height,
+                width: tile.width,
+                from,
+                to: self.kids.len(),
+            });
+        }
+        self.steps += board.tiles.len() as u64;
+        Some(
+            (0..board.tiles.len())
+                .filter(|&t| board.tiles[t].alive)
+                .map(|t| node_of[t])
+                .collect(),
+        )
+    }
+
+    /// Whether `tiles` is one tile spanning the part.
+    fn whole(&self, tiles: &[usize]) -> bool {
+        matches!(tiles, [t] if self.nodes[*t].start == 0 && self.nodes[*t].end == self.sections)
+    }
+
+    /// Calls `at(piece, offset)` for each piece of tile `t` placed at
+    /// `base`.
+    fn place(&self, t: usize, base: usize, at: &mut impl FnMut(usize, usize)) {
+        let mut stack = vec![(t, base)];
+        while let Some((t, base)) = stack.pop() {
+            let node = self.nodes[t];
+            if t < self.pieces {
+                at(t, base);
+            }
+            stack.extend(
+                self.kids[node.from..node.to]
+                    .iter()
+                    .map(|&(k, at)| (k, base + at)),
+            );
+        }
+    }
+
+    /// `tiles` as jobs of their own ([`Reduced`]): a tile of more than
+    /// [`WHOLE`] pieces one job, the others given back as their pieces
+    /// (`order[piece]` the job of each; every job at `align`).
+    fn reduce(&mut self, tiles: &[usize], order: &[usize], align: usize) -> Reduced {
+        let mut reduced = Reduced::with_capacity(self.pieces);
+        for &t in tiles {
+            let mut members = Vec::new();
+            self.place(t, 0, &mut |p, at| members.push((p, at)));
+            self.steps += members.len() as u64;
+            if kept_whole(members.len(), WHOLE) {
+                let job = self.job(t, align);
+                reduced.push_job(job, members.iter().map(|&(p, at)| (order[p], at)));
+            } else {
+                for (p, _) in members {
+                    let job = self.job(p, align);
+                    reduced.push_job(job, [(order[p], 0)]);
+                }
+            }
+        }
+        reduced
+    }
+
+    /// Node `t` as a job at `align`.
+    fn job(&self, t: usize, align: usize) -> Job {
+        let node = self.nodes[t];
+        Job {
+            start: node.start,
+            end: node.end,
+            foot: node.height,
+            align,
+            width: node.width,
+            item: 0,
+        }
+    }
+}
