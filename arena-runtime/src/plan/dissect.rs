@@ -49,39 +49,44 @@
 //!
 //! Each join places its pieces inside the new rectangle, so a single one
 //! left, spanning the part, is a plan at the bound. A join of pieces that
-//! were not cut from one rectangle (where many share a span or a height
-//! by chance) may leave pieces that no rule joins. Then the tiles left are
-//! a smaller problem of the same bound: each tile of more than [`WHOLE`]
-//! pieces one job, its pieces fixed inside it, the smaller ones given back
-//! as their pieces (the wrong joins are mostly there, among the last ones
-//! made). Where those are [`few`], that problem is rebuilt once more (the
-//! large tiles there from the start: a pair is chosen beside them) and
-//! else searched (the caller's `solve`), with half of what the budget has
-//! left but at most a few nodes a tile (a search that finds a plan mostly
-//! finds it soon, one that does not spends all it has); where it has a
-//! plan at the bound, so has the part. Else the pieces are joined again in
-//! another order, whose tiles are searched in turn (tiles searched once
-//! are not searched again: another order often leaves the same ones).
-//! A part of more than [`SMALL`] pieces is joined in [`LARGE`] orders,
-//! more only where one left few tiles (each costs as much as the first,
-//! and mends a few chance joins, not many). Where one of the first
-//! [`REGROUPED`] orders of any part gets stuck, its tiles are cut back
-//! further, those of at most 32 pieces, then 64, ..., given back as their
-//! pieces (on OmniMalloc's tilings of 10,001 over 1,024 phases, the wrong
-//! tiles of more than 16 pieces were of 17 to 75, the right ones of up to
-//! 629), and while they are at most one in [`REGROUP`] of its pieces, they
-//! are rebuilt as a part of their own, in every order, with a share of
-//! what the budget has left (each order leaves other wrong tiles). Where
-//! nothing has, the fewest tiles the orders left are rebuilt as a part of
-//! their own, with half of what is left (every order, and so on down while
-//! each leaves fewer), and the fewest tiles that leaves, as tiles of the
-//! pieces, are handed back: a plan of theirs at any height is one of the
-//! part's, and the fewer, the lower the search takes them. Hash maps are only
-//! looked up, never walked: the result is the same on every run.
+//! were not cut from one rectangle (where many share a span or a height by
+//! chance) may leave pieces that no rule joins. In the first [`MENDED`]
+//! orders of a part, such a rebuild is mended first (the child `mend`): each
+//! tile left opened in turn, one join down, then two, ..., then two tiles
+//! together, and the rest rebuilt, each opening kept where that leaves fewer
+//! tiles (a wrong join mostly sits a few joins below the top of its tile, and
+//! a right tile opened is mostly joined again as it was), with at most as
+//! many steps as the rebuild used. Then the tiles left are a smaller problem
+//! of the same bound: each tile of more than [`WHOLE`] pieces one job, its
+//! pieces fixed inside it, the smaller ones given back as their pieces (the
+//! wrong joins are mostly there, among the last ones made). Where those are
+//! [`few`], that problem is rebuilt once more (the large tiles there from the
+//! start: a pair is chosen beside them) and else searched (the caller's
+//! `solve`), with half of what the budget has left but at most a few nodes a
+//! tile (a search that finds a plan mostly finds it soon, one that does not
+//! spends all it has); where it has a plan at the bound, so has the part.
+//! Else the pieces are joined again in another order, whose tiles are
+//! searched in turn (tiles searched once are not searched again: another
+//! order often leaves the same ones). A part of more than [`SMALL`] pieces is
+//! joined in [`LARGE`] orders, more only where one left few tiles (each costs
+//! as much as the first, and mends a few chance joins, not many). Where one
+//! of the first [`REGROUPED`] orders of any part gets stuck, its tiles are
+//! cut back further, those of at most 32 pieces, then 64, ..., given back as
+//! their pieces (on OmniMalloc's tilings of 10,001 over 1,024 phases, the
+//! wrong tiles of more than 16 pieces were of 17 to 75, the right ones of up
+//! to 629), and while they are at most one in [`REGROUP`] of its pieces, they
+//! are rebuilt as a part of their own, in every order, with a share of what
+//! the budget has left (each order leaves other wrong tiles). Where nothing
+//! has, the fewest tiles the orders left are rebuilt as a part of their own,
+//! with half of what is left (every order, and so on down while each leaves
+//! fewer), and the fewest tiles that leaves, as tiles of the pieces, are
+//! handed back: a plan of theirs at any height is one of the part's, and the
+//! fewer, the lower the search takes them. Hash maps are only looked up,
+//! never walked: the result is the same on every run.
 //! This module holds the orders and the stuck tiles; its child `board` one
-//! run's tiles, their lookups and the joins, and `sums` the stacks of
-//! tiles that sum to a height (a join of the board's, and the choice of
-//! the tiles).
+//! run's tiles, their lookups and the joins, `sums` the stacks of tiles
+//! that sum to a height (a join of the board's, and the choice of the
+//! tiles), and `mend` the mending of a stuck rebuild.
 
 use super::base::{log_steps, mix};
 use super::search::Job;
