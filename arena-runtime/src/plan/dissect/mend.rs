@@ -127,31 +127,10 @@ impl Forest {
     /// fewer tiles, each tile opened one join down, then two, ... (the
     /// shallower the cheaper): those tiles.
     fn one(&mut self, alive: &[usize]) -> Option<Vec<usize>> {
-        // How many tiles each opened into at the depth before (0: it opens
-        // no further, or is a piece).
-        let mut last: Vec<usize> = alive.iter().map(|&t| usize::from(!self.piece(t))).collect();
-        for depth in DEPTHS {
-            for k in 0..alive.len() {
-                self.steps += 1;
-                if self.steps > self.limit {
-                    return None;
-                }
-                if last[k] == 0 {
-                    continue;
-                }
-                let mut trial = self.without(alive, &[k]);
-                let whole = trial.len();
-                self.opened(alive[k], depth, &mut trial);
-                let opened = trial.len() - whole;
-                last[k] = if opened == last[k] { 0 } else { opened };
-                if last[k] > 0
-                    && let Some(fewer) = self.fewer(&trial, alive.len())
-                {
-                    return Some(fewer);
-                }
-            }
-        }
-        None
+        let singles: Vec<[usize; 1]> = (0..alive.len()).map(|k| [k]).collect();
+        // A piece opens no further.
+        let last = alive.iter().map(|&t| usize::from(!self.piece(t))).collect();
+        self.first(alive, &singles, last)
     }
 
     /// The first opening of two tiles of `alive` (both to one of
@@ -161,17 +140,28 @@ impl Forest {
         let tiles: Vec<usize> = (0..alive.len())
             .filter(|&k| !self.piece(alive[k]))
             .collect();
-        let pairs: Vec<(usize, usize)> = tiles
+        let pairs: Vec<[usize; 2]> = tiles
             .iter()
             .enumerate()
-            .flat_map(|(a, &i)| tiles[a + 1..].iter().map(move |&j| (i, j)))
+            .flat_map(|(a, &i)| tiles[a + 1..].iter().map(move |&j| [i, j]))
             .collect();
         self.steps += pairs.len() as u64;
-        // How many tiles each pair opened into at the depth before (0: no
-        // further).
-        let mut last = vec![2; pairs.len()];
+        let last = vec![2; pairs.len()];
+        self.first(alive, &pairs, last)
+    }
+
+    /// The first opening of the tiles of `alive` at the positions of one
+    /// of `picks`, each pick opened to each of [`DEPTHS`] in turn, whose
+    /// rebuild leaves fewer tiles: those tiles. `last` is how many tiles
+    /// each pick opened into at the depth before (0: it opens no further).
+    fn first<P: AsRef<[usize]>>(
+        &mut self,
+        alive: &[usize],
+        picks: &[P],
+        mut last: Vec<usize>,
+    ) -> Option<Vec<usize>> {
         for depth in DEPTHS {
-            for (p, &(i, j)) in pairs.iter().enumerate() {
+            for (p, pick) in picks.iter().enumerate() {
                 self.steps += 1;
                 if self.steps > self.limit {
                     return None;
@@ -179,10 +169,11 @@ impl Forest {
                 if last[p] == 0 {
                     continue;
                 }
-                let mut trial = self.without(alive, &[i, j]);
+                let mut trial = self.without(alive, pick.as_ref());
                 let whole = trial.len();
-                self.opened(alive[i], depth, &mut trial);
-                self.opened(alive[j], depth, &mut trial);
+                for &k in pick.as_ref() {
+                    self.opened(alive[k], depth, &mut trial);
+                }
                 let opened = trial.len() - whole;
                 last[p] = if opened == last[p] { 0 } else { opened };
                 if last[p] > 0
