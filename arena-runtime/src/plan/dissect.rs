@@ -563,7 +563,8 @@ fn stacks_first(large: bool, attempt: u64) -> bool {
 /// One rebuild of `jobs` taken in `order`, stopping past `limit` steps,
 /// and the steps used. Where `stack_first`, two tiles of one span are
 /// stacked before two of one height are joined side by side with nothing
-/// to follow (the module's doc says why).
+/// to follow (the module's doc says why); where `mend`, a rebuild that
+/// gets stuck is mended ([`mend::stuck`]), its steps counted in `limit`.
 fn once(
     jobs: &[Job],
     order: &[usize],

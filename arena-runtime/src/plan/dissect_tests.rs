@@ -136,6 +136,28 @@ fn the_budget_bounds_the_joins_on_hostile_pieces() {
 }
 
 #[test]
+fn the_budget_bounds_the_mending_on_hostile_pieces() {
+    // n sections, each with two pieces that stack (1 and 2, or 2 and 2,
+    // in turn): n tiles of 3 and 4 that join nothing, each opened and
+    // joined again as it was, then n^2 / 2 pairs of them. Not a perfect
+    // packing; the budget stops the mending.
+    let n = 2_000;
+    let spans: Vec<_> = (0..n)
+        .flat_map(|k| [(k, k + 1, 2), (k, k + 1, 1 + k % 2)])
+        .collect();
+    let jobs = jobs(&spans, 1);
+    for budget in [10, 100, 1_000] {
+        let Rebuilt {
+            offsets: off,
+            nodes,
+            ..
+        } = rebuild(&jobs, n, budget, unsolved);
+        assert_eq!(off, None);
+        assert!(nodes <= budget + 2, "{nodes} nodes of {budget}");
+    }
+}
+
+#[test]
 fn the_budget_bounds_the_look_up_of_stacks_beside_on_hostile_pieces() {
     // n pieces over each of [0, 1), [1, 2) and [2, 3), of heights n + 1
     // to 2n, in another order each: each pair of one height meeting at 1

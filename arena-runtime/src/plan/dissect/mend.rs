@@ -140,10 +140,14 @@ impl Forest {
         let tiles: Vec<usize> = (0..alive.len())
             .filter(|&k| !self.piece(alive[k]))
             .collect();
+        // Each pair opened costs a step a tile alive or more: those past
+        // what the limit leaves are never reached (nor kept in memory).
+        let most = self.limit.saturating_sub(self.steps) / (alive.len() as u64 + 1) + 1;
         let pairs: Vec<[usize; 2]> = tiles
             .iter()
             .enumerate()
             .flat_map(|(a, &i)| tiles[a + 1..].iter().map(move |&j| [i, j]))
+            .take(usize::try_from(most).unwrap_or(usize::MAX))
             .collect();
         self.steps += pairs.len() as u64;
         let last = vec![2; pairs.len()];
