@@ -4,16 +4,15 @@
 //! Where a rebuild gets stuck, some of its tiles hold a join of pieces
 //! that met by chance, mostly a few joins below the top (on OmniMalloc's
 //! tilings of 10,001 over 1,024 phases, two in three of them three or
-//! fewer below).
-//! A tile opened (given back as its tiles some joins down) and the tiles
-//! rebuilt again: where the opened one was wrong, the rest joins further
-//! and fewer tiles are left; where it was right, the rebuild mostly joins
-//! it again as it was. So a tile is opened, at each depth in turn, and
-//! the first opening that leaves fewer tiles is kept; where none does,
-//! two tiles are opened together. The tiles of a rebuild are themselves
-//! tiles of tiles: the joins of every rebuild kept are kept in one
-//! [`Forest`], and a tile opens into the tiles it was joined of, whichever
-//! rebuild joined them.
+//! fewer below). A tile opened (given back as its tiles some joins down)
+//! and the tiles rebuilt again: where the opened one was wrong, the rest
+//! joins further and fewer tiles are left; where it was right, the
+//! rebuild mostly joins it again as it was. So a tile is opened, at each
+//! depth in turn, and the first opening that leaves fewer tiles is kept;
+//! where none does, two tiles are opened together. The tiles of a rebuild
+//! are themselves tiles of tiles: the joins of every rebuild kept are
+//! kept in one [`Forest`], and a tile opens into the tiles it was joined
+//! of, whichever rebuild joined them.
 
 use super::board::Board;
 use super::{Ended, Reduced, WHOLE, kept_whole};
