@@ -90,7 +90,7 @@
 
 use super::base::{log_steps, mix};
 use super::search::Job;
-use board::{Board, Tile};
+use board::Board;
 
 mod board;
 mod mend;
@@ -505,23 +505,23 @@ impl Reduced {
             .sum()
     }
 
-    /// A job of `tile`'s span and height, holding `members` (jobs by
-    /// position, offsets inside it).
-    fn push(
+    /// Tile `t`, holding `members` (pieces by position in `order`, and
+    /// their offsets inside it): one job where it is kept whole, else its
+    /// pieces as jobs; `job(u)` is tile or piece `u` as a job.
+    fn push_tile(
         &mut self,
-        tile: &Tile,
-        align: usize,
-        members: impl IntoIterator<Item = (usize, usize)>,
+        t: usize,
+        members: &[(usize, usize)],
+        order: &[usize],
+        job: impl Fn(usize) -> Job,
     ) {
-        let job = Job {
-            start: tile.start,
-            end: tile.end,
-            foot: tile.height,
-            align,
-            width: tile.width,
-            item: 0,
-        };
-        self.push_job(job, members);
+        if kept_whole(members.len(), WHOLE) {
+            self.push_job(job(t), members.iter().map(|&(p, at)| (order[p], at)));
+        } else {
+            for &(p, _) in members {
+                self.push_job(job(p), [(order[p], 0)]);
+            }
+        }
     }
 
     /// `job` (its item the next position), holding `members`.

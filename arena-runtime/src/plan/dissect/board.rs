@@ -7,7 +7,8 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
 use super::super::base::log_steps;
-use super::{Reduced, WHOLE, kept_whole};
+use super::Reduced;
+use crate::plan::search::Job;
 
 /// [`Board::many_meet`]: the most tiles alive ending or starting where a
 /// pair meets, and the most pieces of a height (16, or one in 256 where
@@ -19,6 +20,25 @@ const SHARE: usize = 256;
 /// A span of time, the tiles alive it had and when it was counted (the
 /// count of [`Board::fewest`] then): the fewest first, then the first.
 type Counted = Reverse<(usize, u64, (usize, usize))>;
+
+/// Calls `at(piece, offset)` for each piece (a tile below `n`) of tile
+/// `t` placed at `base`, where `kids(u)` are the tiles tile `u` was joined
+/// of and their offsets inside it (a board's, or a mending's forest).
+pub(super) fn place<'a>(
+    t: usize,
+    base: usize,
+    n: usize,
+    kids: impl Fn(usize) -> &'a [(usize, usize)],
+    at: &mut impl FnMut(usize, usize),
+) {
+    let mut stack = vec![(t, base)];
+    while let Some((t, base)) = stack.pop() {
+        if t < n {
+            at(t, base);
+        }
+        stack.extend(kids(t).iter().map(|&(p, at)| (p, base + at)));
+    }
+}
 
 /// A rectangle: a job (the first `n`) or the join of others.
 pub(super) struct Tile {
@@ -296,18 +316,8 @@ impl Board {
     /// Calls `at(job, offset)` for each job (the first `n` tiles) in tile
     /// `t` placed at `base`.
     pub(super) fn place(&self, t: usize, base: usize, n: usize, at: &mut impl FnMut(usize, usize)) {
-        let mut stack = vec![(t, base)];
-        while let Some((t, base)) = stack.pop() {
-            let tile = &self.tiles[t];
-            if t < n {
-                at(t, base);
-            }
-            stack.extend(
-                self.pieces[tile.from..tile.to]
-                    .iter()
-                    .map(|&(p, at)| (p, base + at)),
-            );
-        }
+        let kids = |u: usize| &self.pieces[self.tiles[u].from..self.tiles[u].to];
+        place(t, base, n, kids, at);
     }
 
     /// The tiles alive as a smaller problem (see [`Reduced`]); the first
@@ -316,22 +326,28 @@ impl Board {
         let n = order.len();
         let mut reduced = Reduced::with_capacity(n);
         for t in 0..self.tiles.len() {
-            let tile = &self.tiles[t];
-            if !tile.alive {
+            if !self.tiles[t].alive {
                 continue;
             }
             let mut members = Vec::new();
             self.place(t, 0, n, &mut |j, at| members.push((j, at)));
             self.steps += members.len() as u64;
-            if kept_whole(members.len(), WHOLE) {
-                reduced.push(tile, align, members.iter().map(|&(j, at)| (order[j], at)));
-            } else {
-                for (j, _) in members {
-                    reduced.push(&self.tiles[j], align, [(order[j], 0)]);
-                }
-            }
+            reduced.push_tile(t, &members, order, |u| self.job(u, align));
         }
         reduced
+    }
+
+    /// Tile `t` as a job at `align`.
+    fn job(&self, t: usize, align: usize) -> Job {
+        let tile = &self.tiles[t];
+        Job {
+            start: tile.start,
+            end: tile.end,
+            foot: tile.height,
+            align,
+            width: tile.width,
+            item: 0,
+        }
     }
 
     /// An alive tile of span `[start, end)` and this height, if `height`

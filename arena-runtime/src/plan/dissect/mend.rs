@@ -14,8 +14,8 @@
 //! kept in one [`Forest`], and a tile opens into the tiles it was joined
 //! of, whichever rebuild joined them.
 
-use super::board::Board;
-use super::{Ended, Reduced, WHOLE, kept_whole};
+use super::board::{Board, place};
+use super::{Ended, Reduced};
 use crate::plan::search::Job;
 
 /// The most steps a mending may use, as a multiple of the steps the
@@ -276,18 +276,8 @@ impl Forest {
     /// Calls `at(piece, offset)` for each piece of tile `t` placed at
     /// `base`.
     fn place(&self, t: usize, base: usize, at: &mut impl FnMut(usize, usize)) {
-        let mut stack = vec![(t, base)];
-        while let Some((t, base)) = stack.pop() {
-            let node = self.nodes[t];
-            if t < self.pieces {
-                at(t, base);
-            }
-            stack.extend(
-                self.kids[node.from..node.to]
-                    .iter()
-                    .map(|&(k, at)| (k, base + at)),
-            );
-        }
+        let kids = |u: usize| &self.kids[self.nodes[u].from..self.nodes[u].to];
+        place(t, base, self.pieces, kids, at);
     }
 
     /// `tiles` as jobs of their own ([`Reduced`]): a tile of more than
@@ -299,15 +289,7 @@ impl Forest {
             let mut members = Vec::new();
             self.place(t, 0, &mut |p, at| members.push((p, at)));
             self.steps += members.len() as u64;
-            if kept_whole(members.len(), WHOLE) {
-                let job = self.job(t, align);
-                reduced.push_job(job, members.iter().map(|&(p, at)| (order[p], at)));
-            } else {
-                for (p, _) in members {
-                    let job = self.job(p, align);
-                    reduced.push_job(job, [(order[p], 0)]);
-                }
-            }
+            reduced.push_tile(t, &members, order, |u| self.job(u, align));
         }
         reduced
     }
