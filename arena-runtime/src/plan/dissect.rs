@@ -580,21 +580,16 @@ fn once(
         board.add(job.start, job.end, job.foot, job.width, &[]);
     }
     board.run();
-    let whole = board.tiles.len() - 1;
-    let done = board.alive == 1
-        && board.tiles[whole].alive
-        && board.tiles[whole].start == 0
-        && board.tiles[whole].end == sections;
-    if !done && board.steps > board.limit {
-        return (Ended::Stopped, board.steps);
-    }
-    if !done && mend {
-        return mend::stuck(&board, order, align, limit);
-    }
-    if !done {
+    let Some(whole) = board.whole() else {
+        if board.steps > board.limit {
+            return (Ended::Stopped, board.steps);
+        }
+        if mend {
+            return mend::stuck(&board, order, align, limit);
+        }
         let reduced = board.reduce(order, align);
         return (Ended::Stuck(board.alive, reduced), board.steps);
-    }
+    };
     let mut offsets = vec![0; jobs.len()];
     board.place(whole, 0, jobs.len(), &mut |t, at| offsets[order[t]] = at);
     debug_assert!(

@@ -40,6 +40,36 @@ pub(super) fn place<'a>(
     }
 }
 
+/// A rectangle of time × bytes: a tile's, or a node's of a mending's
+/// forest.
+#[derive(Clone, Copy)]
+pub(super) struct Rect {
+    pub(super) start: usize,
+    pub(super) end: usize,
+    pub(super) height: usize,
+    /// Its phases (the jobs' `width`, summed along it).
+    pub(super) width: usize,
+}
+
+impl Rect {
+    /// It as a job at `align`.
+    pub(super) fn job(self, align: usize) -> Job {
+        Job {
+            start: self.start,
+            end: self.end,
+            foot: self.height,
+            align,
+            width: self.width,
+            item: 0,
+        }
+    }
+
+    /// Whether it spans a part of `sections`: a plan of the part.
+    pub(super) fn spans(self, sections: usize) -> bool {
+        self.start == 0 && self.end == sections
+    }
+}
+
 /// A rectangle: a job (the first `n`) or the join of others.
 pub(super) struct Tile {
     pub(super) start: usize,
@@ -56,6 +86,18 @@ pub(super) struct Tile {
     /// Its pieces, `pieces[from..to]`: (tile, offset inside this one).
     pub(super) from: usize,
     pub(super) to: usize,
+}
+
+impl Tile {
+    /// Its rectangle.
+    pub(super) fn rect(&self) -> Rect {
+        Rect {
+            start: self.start,
+            end: self.end,
+            height: self.height,
+            width: self.width,
+        }
+    }
 }
 
 /// The tiles of one span of time.
@@ -313,6 +355,15 @@ impl Board {
         }
     }
 
+    /// The tile left, where one is and it spans the part: the jobs'
+    /// plan.
+    pub(super) fn whole(&self) -> Option<usize> {
+        let last = self.tiles.len().checked_sub(1)?;
+        let tile = &self.tiles[last];
+        let spans = tile.rect().spans(self.by_start.len() - 1);
+        (self.alive == 1 && tile.alive && spans).then_some(last)
+    }
+
     /// Calls `at(job, offset)` for each job (the first `n` tiles) in tile
     /// `t` placed at `base`.
     pub(super) fn place(&self, t: usize, base: usize, n: usize, at: &mut impl FnMut(usize, usize)) {
@@ -332,22 +383,9 @@ impl Board {
             let mut members = Vec::new();
             self.place(t, 0, n, &mut |j, at| members.push((j, at)));
             self.steps += members.len() as u64;
-            reduced.push_tile(t, &members, order, |u| self.job(u, align));
+            reduced.push_tile(t, &members, order, |u| self.tiles[u].rect().job(align));
         }
         reduced
-    }
-
-    /// Tile `t` as a job at `align`.
-    fn job(&self, t: usize, align: usize) -> Job {
-        let tile = &self.tiles[t];
-        Job {
-            start: tile.start,
-            end: tile.end,
-            foot: tile.height,
-            align,
-            width: tile.width,
-            item: 0,
-        }
     }
 
     /// An alive tile of span `[start, end)` and this height, if `height`

@@ -14,9 +14,8 @@
 //! kept in one [`Forest`], and a tile opens into the tiles it was joined
 //! of, whichever rebuild joined them.
 
-use super::board::{Board, place};
+use super::board::{Board, Rect, place};
 use super::{Ended, Reduced};
-use crate::plan::search::Job;
 
 /// The most steps a mending may use, as a multiple of the steps the
 /// rebuild it mends used: a mending that rebuilds the part mostly does so
@@ -56,10 +55,7 @@ const DEPTHS: [usize; 8] = [1, 2, 3, 4, 6, 8, 12, usize::MAX];
 /// join of others, `kids[from..to]` (tile, offset inside this one).
 #[derive(Clone, Copy)]
 struct Node {
-    start: usize,
-    end: usize,
-    height: usize,
-    width: usize,
+    rect: Rect,
     from: usize,
     to: usize,
 }
@@ -85,10 +81,7 @@ impl Forest {
             .tiles
             .iter()
             .map(|t| Node {
-                start: t.start,
-                end: t.end,
-                height: t.height,
-                width: t.width,
+                rect: t.rect(),
                 from: t.from,
                 to: t.to,
             })
@@ -231,8 +224,8 @@ impl Forest {
         let left = self.limit.saturating_sub(self.steps);
         let mut board = Board::new(trial.len(), self.sections, left, false);
         for &t in trial {
-            let node = self.nodes[t];
-            board.add(node.start, node.end, node.height, node.width, &[]);
+            let rect = self.nodes[t].rect;
+            board.add(rect.start, rect.end, rect.height, rect.width, &[]);
         }
         board.run();
         self.steps += board.steps;
@@ -251,10 +244,7 @@ impl Forest {
             );
             node_of.push(self.nodes.len());
             self.nodes.push(Node {
-                start: tile.start,
-                end: tile.end,
-                height: tile.height,
-                width: tile.width,
+                rect: tile.rect(),
                 from,
                 to: self.kids.len(),
             });
@@ -270,7 +260,7 @@ impl Forest {
 
     /// Whether `tiles` is one tile spanning the part.
     fn whole(&self, tiles: &[usize]) -> bool {
-        matches!(tiles, [t] if self.nodes[*t].start == 0 && self.nodes[*t].end == self.sections)
+        matches!(tiles, [t] if self.nodes[*t].rect.spans(self.sections))
     }
 
     /// Calls `at(piece, offset)` for each piece of tile `t` placed at
@@ -289,21 +279,8 @@ impl Forest {
             let mut members = Vec::new();
             self.place(t, 0, &mut |p, at| members.push((p, at)));
             self.steps += members.len() as u64;
-            reduced.push_tile(t, &members, order, |u| self.job(u, align));
+            reduced.push_tile(t, &members, order, |u| self.nodes[u].rect.job(align));
         }
         reduced
-    }
-
-    /// Node `t` as a job at `align`.
-    fn job(&self, t: usize, align: usize) -> Job {
-        let node = self.nodes[t];
-        Job {
-            start: node.start,
-            end: node.end,
-            foot: node.height,
-            align,
-            width: node.width,
-            item: 0,
-        }
     }
 }
