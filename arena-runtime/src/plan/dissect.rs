@@ -94,6 +94,7 @@ use board::Board;
 
 mod board;
 mod mend;
+mod stacks;
 mod sums;
 
 /// The steps (pieces looked at) that count as one node of the budget:

@@ -3,11 +3,10 @@
 //! the stacks of a sum are in the sibling `sums`).
 
 use rustc_hash::FxHashMap;
-use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
-use super::super::base::log_steps;
 use super::Reduced;
+use super::stacks::Counted;
 use crate::plan::search::Job;
 
 /// [`Board::many_meet`]: the most tiles alive ending or starting where a
@@ -16,10 +15,6 @@ use crate::plan::search::Job;
 const CROWD: usize = 9;
 const COMMON: usize = 16;
 const SHARE: usize = 256;
-
-/// A span of time, the tiles alive it had and when it was counted (the
-/// count of [`Board::fewest`] then): the fewest first, then the first.
-type Counted = Reverse<(usize, u64, (usize, usize))>;
 
 /// Calls `at(piece, offset)` for each piece (a tile below `n`) of tile
 /// `t` placed at `base`, where `kids(u)` are the tiles tile `u` was joined
@@ -313,26 +308,6 @@ impl Board {
         }
     }
 
-    /// Puts in [`Board::fewest`] the spans of `pieces` just joined and of
-    /// the `span` they made, each once, that have two tiles alive or more
-    /// (their look-ups counted with the pieces' and the new tile's).
-    fn recount(&mut self, pieces: &[(usize, usize)], span: (usize, usize)) {
-        let spans = pieces
-            .iter()
-            .map(|&(p, _)| (self.tiles[p].start, self.tiles[p].end));
-        for (k, span) in spans.chain([span]).enumerate() {
-            let seen = pieces[..k.min(pieces.len())]
-                .iter()
-                .any(|&(p, _)| (self.tiles[p].start, self.tiles[p].end) == span);
-            let alive = self.by_window.get(&span).map_or(0, |g| g.alive);
-            self.steps += k as u64;
-            if !seen && alive >= 2 {
-                self.counted += 1;
-                self.fewest.push(Reverse((alive, self.counted, span)));
-            }
-        }
-    }
-
     /// Joins the tiles until one is left, none joins, or the limit is
     /// passed: a windmill about each new tile first, then a stack on a
     /// sum beside it or a join side by side, then the joins left for last.
@@ -581,60 +556,6 @@ impl Board {
             return true;
         }
         !stack_first && self.stack()
-    }
-
-    /// Stacks the first two tiles of a span that has two or more: where
-    /// [`Board::stack_first`], the first span to have come to two, else
-    /// one of the fewest tiles alive. False where none has.
-    pub(super) fn stack(&mut self) -> bool {
-        if !self.stack_first {
-            return self.stack_fewest();
-        }
-        while let Some(span) = self.crowded.pop_front() {
-            let group = self
-                .by_window
-                .get_mut(&span)
-                .expect("a crowded span has a group");
-            group.listed = false;
-            if self.stack_two(span) {
-                return true;
-            }
-        }
-        false
-    }
-
-    /// Stacks the first two tiles alive of a span of the fewest tiles
-    /// alive (two or more; of as many, the first to have come to that
-    /// count). Two alone of a span are mostly the pieces of one cut in
-    /// bytes; of three or more, the first two are as often the pieces of
-    /// two cuts, whose stack leaves a dissection no rule rebuilds
-    /// (BENCHMARKS.md, stop 69). False where no span has two.
-    fn stack_fewest(&mut self) -> bool {
-        while let Some(Reverse((count, _, span))) = self.fewest.pop() {
-            self.steps += 1 + log_steps(self.fewest.len() + 1);
-            let current = self.by_window.get(&span).is_some_and(|g| g.alive == count);
-            if current && self.stack_two(span) {
-                return true;
-            }
-        }
-        false
-    }
-
-    /// Stacks the first two tiles alive of `span`, if it has two (its
-    /// tiles looked at counted).
-    fn stack_two(&mut self, span: (usize, usize)) -> bool {
-        let Some(group) = self.by_window.get(&span) else {
-            return false;
-        };
-        self.steps += group.tiles.len() as u64;
-        let mut alive = group.tiles.iter().copied().filter(|&u| self.tiles[u].alive);
-        let (Some(u), Some(v)) = (alive.next(), alive.next()) else {
-            return false;
-        };
-        let (hu, hv) = (self.tiles[u].height, self.tiles[v].height);
-        let width = self.tiles[u].width;
-        self.add(span.0, span.1, hu + hv, width, &[(u, 0), (v, hu)]);
-        true
     }
 }
 
