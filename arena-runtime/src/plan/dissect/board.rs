@@ -3,10 +3,10 @@
 //! the stacks of a sum are in the sibling `sums`).
 
 use rustc_hash::FxHashMap;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::VecDeque;
 
 use super::Reduced;
-use super::stacks::Counted;
+use super::stacks::Spans;
 use crate::plan::search::Job;
 
 /// [`Board::many_meet`]: the most tiles alive ending or starting where a
@@ -101,7 +101,7 @@ pub(super) struct Group {
     pub(super) tiles: Vec<usize>,
     /// How many of `tiles` are alive.
     pub(super) alive: usize,
-    /// Whether it is in [`Board::crowded`].
+    /// Whether it is in [`Spans::Crowded`].
     pub(super) listed: bool,
     /// Whether it is in [`Board::changed`].
     pub(super) changed: bool,
@@ -134,16 +134,8 @@ pub(super) struct Board {
     /// The most pieces of a height for it not to be common
     /// ([`Board::many_meet`]).
     pub(super) common: usize,
-    /// Spans with two tiles or more alive (some maybe fewer now), in the
-    /// order they came to have two: kept where [`Board::stack_first`].
-    pub(super) crowded: VecDeque<(usize, usize)>,
-    /// Spans with two tiles or more alive, by how many (the fewest first,
-    /// then the first to have that many), each time that changed: kept
-    /// where not [`Board::stack_first`] (an entry whose count is no longer
-    /// the span's is passed).
-    pub(super) fewest: BinaryHeap<Counted>,
-    /// The entries [`Board::fewest`] has had.
-    pub(super) counted: u64,
+    /// The spans of two tiles or more alive, for the last stack.
+    pub(super) spans: Spans,
     /// Spans whose tiles, or the tiles beside them, changed since
     /// [`Board::sums`] last looked at them.
     pub(super) changed: VecDeque<(usize, usize)>,
@@ -159,10 +151,6 @@ pub(super) struct Board {
     pub(super) steps: u64,
     /// The steps past which every join gives up.
     pub(super) limit: u64,
-    /// Whether two tiles of one span are stacked before the side-by-side
-    /// joins left for last, and sums are not looked for (nor
-    /// [`Board::changed`] kept).
-    pub(super) stack_first: bool,
 }
 
 impl Board {
@@ -179,9 +167,7 @@ impl Board {
             starting: FxHashMap::default(),
             of_height: FxHashMap::default(),
             common: COMMON.max(jobs / SHARE),
-            crowded: VecDeque::new(),
-            fewest: BinaryHeap::new(),
-            counted: 0,
+            spans: Spans::new(stack_first),
             changed: VecDeque::new(),
             queue: VecDeque::new(),
             beside: VecDeque::new(),
@@ -189,7 +175,6 @@ impl Board {
             alive: 0,
             steps: 0,
             limit,
-            stack_first,
         }
     }
 
@@ -260,7 +245,7 @@ impl Board {
             }
             // The spans beside it have a new height to sum to (where sums
             // are looked for).
-            let beside = if self.stack_first {
+            let beside = if self.stack_first() {
                 [].as_slice()
             } else {
                 &[&self.by_start[end], &self.by_end[start]]
@@ -295,10 +280,10 @@ impl Board {
             list.push(t);
         }
         group.alive += 1;
-        if self.stack_first {
+        if let Spans::Crowded(crowded) = &mut self.spans {
             if !group.listed && group.tiles.len() >= 2 {
                 group.listed = true;
-                self.crowded.push_back((start, end));
+                crowded.push_back((start, end));
             }
         } else {
             if group.tiles.len() >= 2 {
@@ -542,7 +527,7 @@ impl Board {
     /// side with one of its height, or two of one span stacked (first
     /// where `stack_first`). False where none is left.
     pub(super) fn last(&mut self) -> bool {
-        let stack_first = self.stack_first;
+        let stack_first = self.stack_first();
         if !stack_first && self.sums() {
             return true;
         }

@@ -1,17 +1,54 @@
 //! The last stack: once nothing else joins, two tiles of one span
-//! stacked, and which span.
+//! stacked, and which span ([`Spans`]: the first to have come to two
+//! where [`Board::stack_first`], else one of the fewest tiles alive).
 
 use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
 
 use super::super::base::log_steps;
 use super::board::Board;
 
 /// A span of time, the tiles alive it had and when it was counted (the
-/// count of [`Board::fewest`] then): the fewest first, then the first.
-pub(super) type Counted = Reverse<(usize, u64, (usize, usize))>;
+/// count of [`Spans::Fewest`] then): the fewest first, then the first.
+type Counted = Reverse<(usize, u64, (usize, usize))>;
+
+/// The spans of two tiles or more alive (some maybe fewer now), in the
+/// order the last stack takes them.
+pub(super) enum Spans {
+    /// In the order they came to have two (where [`Board::stack_first`]).
+    Crowded(VecDeque<(usize, usize)>),
+    /// By how many, the fewest first, then the first to have that many,
+    /// each time that changed (an entry whose count is no longer the
+    /// span's is passed); `counted`, the entries it has had.
+    Fewest {
+        heap: BinaryHeap<Counted>,
+        counted: u64,
+    },
+}
+
+impl Spans {
+    /// None yet, in the order of a board that stacks first or not.
+    pub(super) fn new(stack_first: bool) -> Spans {
+        if stack_first {
+            Spans::Crowded(VecDeque::new())
+        } else {
+            Spans::Fewest {
+                heap: BinaryHeap::new(),
+                counted: 0,
+            }
+        }
+    }
+}
 
 impl Board {
-    /// Puts in [`Board::fewest`] the spans of `pieces` just joined and of
+    /// Whether two tiles of one span are stacked before the side-by-side
+    /// joins left for last, and sums are not looked for (nor
+    /// [`Board::changed`] kept).
+    pub(super) fn stack_first(&self) -> bool {
+        matches!(self.spans, Spans::Crowded(_))
+    }
+
+    /// Puts in [`Spans::Fewest`] the spans of `pieces` just joined and of
     /// the `span` they made, each once, that have two tiles alive or more
     /// (their look-ups counted with the pieces' and the new tile's).
     pub(super) fn recount(&mut self, pieces: &[(usize, usize)], span: (usize, usize)) {
@@ -24,9 +61,12 @@ impl Board {
                 .any(|&(p, _)| (self.tiles[p].start, self.tiles[p].end) == span);
             let alive = self.by_window.get(&span).map_or(0, |g| g.alive);
             self.steps += k as u64;
-            if !seen && alive >= 2 {
-                self.counted += 1;
-                self.fewest.push(Reverse((alive, self.counted, span)));
+            if let Spans::Fewest { heap, counted } = &mut self.spans
+                && !seen
+                && alive >= 2
+            {
+                *counted += 1;
+                heap.push(Reverse((alive, *counted, span)));
             }
         }
     }
@@ -35,10 +75,12 @@ impl Board {
     /// [`Board::stack_first`], the first span to have come to two, else
     /// one of the fewest tiles alive. False where none has.
     pub(super) fn stack(&mut self) -> bool {
-        if !self.stack_first {
+        if !self.stack_first() {
             return self.stack_fewest();
         }
-        while let Some(span) = self.crowded.pop_front() {
+        while let Spans::Crowded(crowded) = &mut self.spans
+            && let Some(span) = crowded.pop_front()
+        {
             let group = self
                 .by_window
                 .get_mut(&span)
@@ -58,8 +100,10 @@ impl Board {
     /// two cuts, whose stack leaves a dissection no rule rebuilds
     /// (BENCHMARKS.md, stop 69). False where no span has two.
     fn stack_fewest(&mut self) -> bool {
-        while let Some(Reverse((count, _, span))) = self.fewest.pop() {
-            self.steps += 1 + log_steps(self.fewest.len() + 1);
+        while let Spans::Fewest { heap, .. } = &mut self.spans
+            && let Some(Reverse((count, _, span))) = heap.pop()
+        {
+            self.steps += 1 + log_steps(heap.len() + 1);
             let current = self.by_window.get(&span).is_some_and(|g| g.alive == count);
             if current && self.stack_two(span) {
                 return true;
