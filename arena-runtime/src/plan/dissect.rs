@@ -86,7 +86,8 @@
 //! This module holds the orders and the stuck tiles; its child `board` one
 //! run's tiles, their lookups and the joins, `sums` the stacks of tiles
 //! that sum to a height (a join of the board's, and the choice of the
-//! tiles), and `mend` the mending of a stuck rebuild.
+//! tiles), `stacks` the last stack (two tiles of one span, and which
+//! span), and `mend` the mending of a stuck rebuild.
 
 use super::base::{log_steps, mix};
 use super::search::Job;

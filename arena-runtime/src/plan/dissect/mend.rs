@@ -271,7 +271,7 @@ impl Forest {
     }
 
     /// `tiles` as jobs of their own ([`Reduced`]): a tile of more than
-    /// [`WHOLE`] pieces one job, the others given back as their pieces
+    /// [`WHOLE`](super::WHOLE) pieces one job, the others given back as their pieces
     /// (`order[piece]` the job of each; every job at `align`).
     fn reduce(&mut self, tiles: &[usize], order: &[usize], align: usize) -> Reduced {
         let mut reduced = Reduced::with_capacity(self.pieces);
