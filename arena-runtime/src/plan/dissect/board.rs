@@ -3,10 +3,10 @@
 //! the stacks of a sum are in the sibling `sums`).
 
 use rustc_hash::FxHashMap;
-use std::collections::VecDeque;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
 
 use super::Reduced;
-use super::stacks::Spans;
 use crate::plan::search::Job;
 
 /// [`Board::many_meet`]: the most tiles alive ending or starting where a
@@ -15,6 +15,38 @@ use crate::plan::search::Job;
 const CROWD: usize = 9;
 const COMMON: usize = 16;
 const SHARE: usize = 256;
+
+/// A span of time, the tiles alive it had and when it was counted (the
+/// count of [`Spans::Fewest`] then): the fewest first, then the first.
+type Counted = Reverse<(usize, u64, (usize, usize))>;
+
+/// The spans of two tiles or more alive (some maybe fewer now), in the
+/// order the last stack takes them.
+pub(super) enum Spans {
+    /// In the order they came to have two (where [`Board::stack_first`]).
+    Crowded(VecDeque<(usize, usize)>),
+    /// By how many, the fewest first, then the first to have that many,
+    /// each time that changed (an entry whose count is no longer the
+    /// span's is passed); `counted`, the entries it has had.
+    Fewest {
+        heap: BinaryHeap<Counted>,
+        counted: u64,
+    },
+}
+
+impl Spans {
+    /// None yet, in the order of a board that stacks first or not.
+    pub(super) fn new(stack_first: bool) -> Spans {
+        if stack_first {
+            Spans::Crowded(VecDeque::new())
+        } else {
+            Spans::Fewest {
+                heap: BinaryHeap::new(),
+                counted: 0,
+            }
+        }
+    }
+}
 
 /// Calls `at(piece, offset)` for each piece (a tile below `n`) of tile
 /// `t` placed at `base`, where `kids(u)` are the tiles tile `u` was joined

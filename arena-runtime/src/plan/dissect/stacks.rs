@@ -3,42 +3,9 @@
 //! where [`Board::stack_first`], else one of the fewest tiles alive).
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, VecDeque};
 
 use super::super::base::log_steps;
-use super::board::Board;
-
-/// A span of time, the tiles alive it had and when it was counted (the
-/// count of [`Spans::Fewest`] then): the fewest first, then the first.
-type Counted = Reverse<(usize, u64, (usize, usize))>;
-
-/// The spans of two tiles or more alive (some maybe fewer now), in the
-/// order the last stack takes them.
-pub(super) enum Spans {
-    /// In the order they came to have two (where [`Board::stack_first`]).
-    Crowded(VecDeque<(usize, usize)>),
-    /// By how many, the fewest first, then the first to have that many,
-    /// each time that changed (an entry whose count is no longer the
-    /// span's is passed); `counted`, the entries it has had.
-    Fewest {
-        heap: BinaryHeap<Counted>,
-        counted: u64,
-    },
-}
-
-impl Spans {
-    /// None yet, in the order of a board that stacks first or not.
-    pub(super) fn new(stack_first: bool) -> Spans {
-        if stack_first {
-            Spans::Crowded(VecDeque::new())
-        } else {
-            Spans::Fewest {
-                heap: BinaryHeap::new(),
-                counted: 0,
-            }
-        }
-    }
-}
+use super::board::{Board, Spans};
 
 impl Board {
     /// Whether two tiles of one span are stacked before the side-by-side
