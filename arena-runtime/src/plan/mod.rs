@@ -238,12 +238,12 @@
 //!   from 38 to 37, then 35).
 //! - *Mending a stuck rebuild*: its tiles opened one or two at a time and
 //!   the rest rebuilt, each opening kept where fewer tiles are left (a
-//!   wrong join mostly sits a few joins below the top of its tile). Of
-//!   OmniMalloc's tilings of 10,001 over 1,024 phases, all 71 seeds are at
-//!   the optimum (from 64), each within 1.3 s; of this crate's cut of that
-//!   kind, 159 of 160 seeds (from 135); of the strip tilings whose larger
-//!   pieces are cut, 35 of 36 (from 33), where any piece is, 6 of 48 (from
-//!   2).
+//!   wrong join mostly sits a few joins below the top of its tile), for as
+//!   long as the rebuild took, and longer while it would finish at its
+//!   rate. Of OmniMalloc's tilings of 10,001 over 1,024 phases, all 71
+//!   seeds are at the optimum (from 64), each within 1.3 s; of this
+//!   crate's cut of that kind, all 160 seeds (from 135); of the strip
+//!   tilings, 47 of 90 (from 35).
 //! - *In the search, which buffer is tried first beside a wall* (one of
 //!   the run of equal sums that ends and starts there), runs that learn
 //!   from the failures before them, and jumping back over choices a

@@ -790,3 +790,14 @@ fn a_large_parts_fewest_tiles_are_rebuilt_as_a_part_and_searched() {
 fn a_stuck_order_is_mended_by_opening_its_tiles() {
     by_area_at_optimum(&[100, 17]);
 }
+
+/// A tiling of 10,001 cut as OmniMalloc's over 1,024 phases whose large
+/// part (4,348 pieces) is mended from 291 tiles to 12, a few at a time,
+/// over one and a half times the steps of the rebuild it mends: the
+/// mending goes on past the first share while at its rate it would come
+/// to one tile within sixteen (on the previous tree, which stopped at the
+/// first share: 1.0155 of the optimum).
+#[test]
+fn a_mending_that_keeps_taking_tiles_away_goes_on() {
+    by_area_at_optimum(&[78]);
+}

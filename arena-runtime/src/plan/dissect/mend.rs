@@ -17,22 +17,30 @@
 use super::board::{Board, Rect, place};
 use super::{Ended, Reduced};
 
-/// The most steps a mending may use, as a multiple of the steps the
-/// rebuild it mends used: a mending that rebuilds the part mostly does so
-/// well within that, one that does not spends what it is given on
-/// openings that leave as many tiles (BENCHMARKS.md, stop 71).
+/// The most steps a mending may use before its first opening that leaves
+/// fewer tiles, and from one such to the next, as a multiple of the steps
+/// the rebuild it mends used: a mending that no longer finds one mostly
+/// spends what it is given on openings that leave as many tiles
+/// (BENCHMARKS.md, stop 71).
 const SHARE: u64 = 1;
+/// The most steps a mending may use in all, in [`SHARE`]s: past the first,
+/// it goes on only while, at the rate it has taken tiles away so far, it
+/// would come to one tile within this many. A mending that rebuilds a
+/// part of thousands of pieces may take away a few tiles at a time over
+/// one and a half shares (on `by_area` seed 78, its large part from 291
+/// tiles to 12); on strip tilings over few phases, where it would need
+/// tens, it stops (BENCHMARKS.md, stop 72).
+const PATIENCE: u64 = 16;
 
-/// Mends the stuck `board` of the pieces of `order` (by position in it)
-/// with at most [`SHARE`] times the steps it used, and at most `limit`
-/// steps in all, its own counted: the pieces' offsets where it rebuilds
-/// them, else the tiles it left as jobs of their own (each at `align`);
-/// and the steps used, its own included.
+/// Mends the stuck `board` of the pieces of `order` (by position in it),
+/// in shares of [`SHARE`] times the steps it used ([`PATIENCE`]), and at
+/// most `limit` steps in all, its own counted: the pieces' offsets where
+/// it rebuilds them, else the tiles it left as jobs of their own (each at
+/// `align`); and the steps used, its own included.
 pub(super) fn stuck(board: &Board, order: &[usize], align: usize, limit: u64) -> (Ended, u64) {
-    let cap = limit
-        .saturating_sub(board.steps)
-        .min(board.steps.saturating_mul(SHARE));
-    let (mut forest, alive) = Forest::of(board, order.len(), cap);
+    let most = limit.saturating_sub(board.steps);
+    let share = board.steps.saturating_mul(SHARE);
+    let (mut forest, alive) = Forest::of(board, order.len(), most, share);
     let tiles = forest.mend(alive);
     if forest.whole(&tiles) {
         let mut offsets = vec![0; order.len()];
@@ -45,6 +53,21 @@ pub(super) fn stuck(board: &Board, order: &[usize], align: usize, limit: u64) ->
         return (Ended::Stopped, steps);
     }
     (Ended::Stuck(tiles.len(), reduced), steps)
+}
+
+/// The most steps a mending that has used `steps` and come from `start`
+/// tiles to `alive` may use: a `share` more, where at that rate it would
+/// come to one tile within [`PATIENCE`] shares (and no more than those),
+/// else the first share.
+fn patient(steps: u64, start: usize, alive: usize, share: u64) -> u64 {
+    let taken = start.saturating_sub(alive).max(1) as u64;
+    let rest = (alive.max(1) as u64 - 1).saturating_mul(steps) / taken;
+    let most = share.saturating_mul(PATIENCE);
+    if steps.saturating_add(rest) <= most {
+        most.min(steps.saturating_add(share))
+    } else {
+        share
+    }
 }
 
 /// The depths a tile is opened to, in turn: its tiles that many joins
@@ -68,15 +91,21 @@ struct Forest {
     /// order).
     pieces: usize,
     sections: usize,
-    /// The steps used, and the most the mending may use.
+    /// The steps used, and the most the mending may use now.
     steps: u64,
     limit: u64,
+    /// The most it may use in all, a share of them ([`SHARE`]), and the
+    /// tiles alive it started with.
+    most: u64,
+    share: u64,
+    start: usize,
 }
 
 impl Forest {
     /// The forest of `board`'s tiles (its first `pieces` the pieces), and
-    /// its tiles alive, for a mending of at most `limit` steps.
-    fn of(board: &Board, pieces: usize, limit: u64) -> (Forest, Vec<usize>) {
+    /// its tiles alive, for a mending of at most `most` steps, in shares of
+    /// `share`.
+    fn of(board: &Board, pieces: usize, most: u64, share: u64) -> (Forest, Vec<usize>) {
         let nodes = board
             .tiles
             .iter()
@@ -86,7 +115,7 @@ impl Forest {
                 to: t.to,
             })
             .collect();
-        let alive = (0..board.tiles.len())
+        let alive: Vec<usize> = (0..board.tiles.len())
             .filter(|&t| board.tiles[t].alive)
             .collect();
         let forest = Forest {
@@ -95,7 +124,10 @@ impl Forest {
             pieces,
             sections: board.by_start.len() - 1,
             steps: board.tiles.len() as u64,
-            limit,
+            limit: most.min(share),
+            most,
+            share,
+            start: alive.len(),
         };
         (forest, alive)
     }
@@ -103,16 +135,28 @@ impl Forest {
     /// Opens the tiles of `alive`, one at a time (at each of [`DEPTHS`]),
     /// then two, keeping the first opening whose rebuild leaves fewer
     /// tiles, until one is left, none leaves fewer, or the limit is
-    /// reached.
+    /// reached (each such opening moves it: [`Forest::extend`]).
     fn mend(&mut self, mut alive: Vec<usize>) -> Vec<usize> {
         while alive.len() > 1 && self.steps <= self.limit {
             let better = self.one(&alive).or_else(|| self.two(&alive));
             match better {
-                Some(fewer) => alive = fewer,
+                Some(fewer) => {
+                    alive = fewer;
+                    self.extend(alive.len());
+                }
                 None => break,
             }
         }
         alive
+    }
+
+    /// After an opening that left `alive` tiles, the limit: a share more,
+    /// where at the rate tiles were taken away so far the mending would
+    /// come to one within [`PATIENCE`] shares (and no more than those);
+    /// else the first share.
+    fn extend(&mut self, alive: usize) {
+        let cap = patient(self.steps, self.start, alive, self.share);
+        self.limit = self.most.min(cap);
     }
 
     /// The first opening of one tile of `alive` whose rebuild leaves
@@ -282,5 +326,31 @@ impl Forest {
             reduced.push_tile(t, &members, order, |u| self.nodes[u].rect.job(align));
         }
         reduced
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{PATIENCE, patient};
+
+    /// A mending goes on a share past its last gain while at its rate it
+    /// would come to one tile within [`PATIENCE`] shares; else it stops
+    /// at the first share, and never past the last.
+    #[test]
+    fn a_mending_goes_on_while_its_rate_would_finish_in_time() {
+        let share = 1_000;
+        // 300 tiles to 150 in half a share: 150 more in half a share.
+        assert_eq!(patient(500, 300, 150, share), 1_500);
+        // 300 to 290 in a share: 290 more in 29 shares, too many.
+        assert_eq!(patient(1_000, 300, 290, share), share);
+        // Within the shares at the rate, just (1,000 steps for the last
+        // tile), and just not; the last share caps it.
+        let steps = share * (PATIENCE - 1);
+        assert_eq!(patient(steps, 16, 1, share), share * PATIENCE);
+        assert_eq!(patient(steps, 17, 2, share), share * PATIENCE);
+        assert_eq!(patient(steps, 16, 2, share), share);
+        // No tile taken away, and huge counts, do not overflow.
+        assert_eq!(patient(u64::MAX, 5, 5, u64::MAX), u64::MAX);
+        assert_eq!(patient(0, 5, 5, share), share);
     }
 }
