@@ -315,8 +315,8 @@ impl Forest {
     }
 
     /// `tiles` as jobs of their own ([`Reduced`]): a tile of more than
-    /// [`WHOLE`](super::WHOLE) pieces one job, the others given back as their pieces
-    /// (`order[piece]` the job of each; every job at `align`).
+    /// [`WHOLE`](super::WHOLE) pieces one job, the others given back as
+    /// their pieces (`order[piece]` the job of each; every job at `align`).
     fn reduce(&mut self, tiles: &[usize], order: &[usize], align: usize) -> Reduced {
         let mut reduced = Reduced::with_capacity(self.pieces);
         for &t in tiles {
