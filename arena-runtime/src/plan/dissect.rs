@@ -56,11 +56,11 @@
 //! together, and the rest rebuilt, each opening kept where that leaves fewer
 //! tiles (a wrong join mostly sits a few joins below the top of its tile, and
 //! a right tile opened is mostly joined again as it was), with as many
-//! steps as the rebuild used before the first opening kept and from one to
-//! the next, and at most sixteen times as many in all, while at the rate it
-//! has taken tiles away it would come to one within those (on a part of
-//! thousands of pieces, it may take them away a few at a time for longer
-//! than the rebuild took). Then the tiles left are a smaller problem
+//! steps as the rebuild used, and past them half as many from one opening
+//! kept to the next, at most sixteen times as many in all, while at the
+//! rate it has taken tiles away it would come to one within those (on a
+//! part of thousands of pieces, it may take them away a few at a time for
+//! longer than the rebuild took). Then the tiles left are a smaller problem
 //! of the same bound: each tile of more than [`WHOLE`] pieces one job, its
 //! pieces fixed inside it, the smaller ones given back as their pieces (the
 //! wrong joins are mostly there, among the last ones made). Where those are

@@ -17,11 +17,11 @@
 use super::board::{Board, Rect, place};
 use super::{Ended, Reduced};
 
-/// The most steps a mending may use before its first opening that leaves
-/// fewer tiles, and from one such to the next, as a multiple of the steps
-/// the rebuild it mends used: a mending that no longer finds one mostly
-/// spends what it is given on openings that leave as many tiles
-/// (BENCHMARKS.md, stop 71).
+/// The steps a mending may use at first, as a multiple of the steps the
+/// rebuild it mends used (a share); past it, half a share from one
+/// opening that leaves fewer tiles to the next: a mending that no longer
+/// finds one mostly spends what it is given on openings that leave as
+/// many tiles (BENCHMARKS.md, stops 71 and 72).
 const SHARE: u64 = 1;
 /// The most steps a mending may use in all, in [`SHARE`]s: past the first,
 /// it goes on only while, at the rate it has taken tiles away so far, it
@@ -56,15 +56,16 @@ pub(super) fn stuck(board: &Board, order: &[usize], align: usize, limit: u64) ->
 }
 
 /// The most steps a mending that has used `steps` and come from `start`
-/// tiles to `alive` may use: a `share` more, where at that rate it would
-/// come to one tile within [`PATIENCE`] shares (and no more than those),
-/// else the first share.
+/// tiles to `alive` may use: half a `share` more (never less than the
+/// first share, so that one whose gains came early stops where the first
+/// share ends), where at that rate it would come to one tile within
+/// [`PATIENCE`] shares (and no more than those); else the first share.
 fn patient(steps: u64, start: usize, alive: usize, share: u64) -> u64 {
     let taken = start.saturating_sub(alive).max(1) as u64;
     let rest = (alive.max(1) as u64 - 1).saturating_mul(steps) / taken;
     let most = share.saturating_mul(PATIENCE);
     if steps.saturating_add(rest) <= most {
-        most.min(steps.saturating_add(share))
+        share.max(most.min(steps.saturating_add(share / 2)))
     } else {
         share
     }
@@ -150,10 +151,11 @@ impl Forest {
         alive
     }
 
-    /// After an opening that left `alive` tiles, the limit: a share more,
-    /// where at the rate tiles were taken away so far the mending would
-    /// come to one within [`PATIENCE`] shares (and no more than those);
-    /// else the first share.
+    /// After an opening that left `alive` tiles, the limit ([`patient`]):
+    /// half a share more, not before the first share ends, where at the
+    /// rate tiles were taken away so far the mending would come to one
+    /// within [`PATIENCE`] shares (and no more than those); else the first
+    /// share.
     fn extend(&mut self, alive: usize) {
         let cap = patient(self.steps, self.start, alive, self.share);
         self.limit = self.most.min(cap);
@@ -333,22 +335,25 @@ impl Forest {
 mod tests {
     use super::{PATIENCE, patient};
 
-    /// A mending goes on a share past its last gain while at its rate it
-    /// would come to one tile within [`PATIENCE`] shares; else it stops
-    /// at the first share, and never past the last.
+    /// A mending goes on half a share past its last gain, never ending
+    /// before its first share, while at its rate it would come to one
+    /// tile within [`PATIENCE`] shares; else it stops at the first share,
+    /// and never past the last.
     #[test]
     fn a_mending_goes_on_while_its_rate_would_finish_in_time() {
         let share = 1_000;
-        // 300 tiles to 150 in half a share: 150 more in half a share.
-        assert_eq!(patient(500, 300, 150, share), 1_500);
+        // 300 tiles to 150 in one and a half shares: 150 more in as many.
+        assert_eq!(patient(1_500, 300, 150, share), 2_000);
+        // 300 to 100 in a fifth of a share: the first share still holds.
+        assert_eq!(patient(200, 300, 100, share), share);
         // 300 to 290 in a share: 290 more in 29 shares, too many.
         assert_eq!(patient(1_000, 300, 290, share), share);
-        // Within the shares at the rate, just (1,000 steps for the last
+        // Within the shares at the rate, just (200 steps for the last
         // tile), and just not; the last share caps it.
-        let steps = share * (PATIENCE - 1);
+        let steps = share * PATIENCE - 200;
         assert_eq!(patient(steps, 16, 1, share), share * PATIENCE);
-        assert_eq!(patient(steps, 17, 2, share), share * PATIENCE);
-        assert_eq!(patient(steps, 16, 2, share), share);
+        assert_eq!(patient(steps, 81, 2, share), share * PATIENCE);
+        assert_eq!(patient(steps, 80, 2, share), share);
         // No tile taken away, and huge counts, do not overflow.
         assert_eq!(patient(u64::MAX, 5, 5, u64::MAX), u64::MAX);
         assert_eq!(patient(0, 5, 5, share), share);
