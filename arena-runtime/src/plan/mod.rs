@@ -243,7 +243,7 @@
 //!   rate. Of OmniMalloc's tilings of 10,001 over 1,024 phases, all 71
 //!   seeds are at the optimum (from 64), each within 1.3 s; of this
 //!   crate's cut of that kind, all 160 seeds (from 135); of the strip
-//!   tilings, 47 of 90 (from 35).
+//!   tilings, 46 of 90 (from 35).
 //! - *In the search, which buffer is tried first beside a wall* (one of
 //!   the run of equal sums that ends and starts there), runs that learn
 //!   from the failures before them, and jumping back over choices a
