@@ -91,6 +91,11 @@ impl Rect {
         }
     }
 
+    /// Its span of time, `(start, end)`.
+    pub(super) fn span(self) -> (usize, usize) {
+        (self.start, self.end)
+    }
+
     /// Whether it spans a part of `sections`: a plan of the part.
     pub(super) fn spans(self, sections: usize) -> bool {
         self.start == 0 && self.end == sections
@@ -99,11 +104,7 @@ impl Rect {
 
 /// A rectangle: a job (the first `n`) or the join of others.
 pub(super) struct Tile {
-    pub(super) start: usize,
-    pub(super) end: usize,
-    pub(super) height: usize,
-    /// Its phases (the jobs' `width`, summed along it).
-    pub(super) width: usize,
+    pub(super) rect: Rect,
     pub(super) alive: bool,
     /// Whether it is in [`Board::queue`] (once: a windmill is looked for
     /// when it comes out).
@@ -113,18 +114,6 @@ pub(super) struct Tile {
     /// Its pieces, `pieces[from..to]`: (tile, offset inside this one).
     pub(super) from: usize,
     pub(super) to: usize,
-}
-
-impl Tile {
-    /// Its rectangle.
-    pub(super) fn rect(&self) -> Rect {
-        Rect {
-            start: self.start,
-            end: self.end,
-            height: self.height,
-            width: self.width,
-        }
-    }
 }
 
 /// The tiles of one span of time.
@@ -230,14 +219,14 @@ impl Board {
             let tile = &mut self.tiles[p];
             tile.alive = false;
             for (map, at) in [
-                (&mut self.ending, tile.end),
-                (&mut self.starting, tile.start),
+                (&mut self.ending, tile.rect.end),
+                (&mut self.starting, tile.rect.start),
             ] {
-                if let Some(count) = map.get_mut(&(at, tile.height)) {
+                if let Some(count) = map.get_mut(&(at, tile.rect.height)) {
                     *count -= 1;
                 }
             }
-            let span = (tile.start, tile.end);
+            let span = tile.rect.span();
             self.steps += 1;
             if let Some(group) = self.by_window.get_mut(&span) {
                 group.alive -= 1;
@@ -248,10 +237,12 @@ impl Board {
         self.alive = self.alive + 1 - pieces.len();
         self.pieces.extend_from_slice(pieces);
         self.tiles.push(Tile {
-            start,
-            end,
-            height,
-            width,
+            rect: Rect {
+                start,
+                end,
+                height,
+                width,
+            },
             alive: true,
             queued: true,
             waiting: false,
@@ -286,7 +277,7 @@ impl Board {
                 self.steps += list.len() as u64;
                 for &u in list {
                     let tile = &self.tiles[u];
-                    let span = (tile.start, tile.end);
+                    let span = tile.rect.span();
                     if let Some(group) = self.by_window.get_mut(&span).filter(|_| tile.alive) {
                         group.mark(span, &mut self.changed);
                     }
@@ -352,7 +343,7 @@ impl Board {
     pub(super) fn whole(&self) -> Option<usize> {
         let last = self.tiles.len().checked_sub(1)?;
         let tile = &self.tiles[last];
-        let spans = tile.rect().spans(self.by_start.len() - 1);
+        let spans = tile.rect.spans(self.by_start.len() - 1);
         (self.alive == 1 && tile.alive && spans).then_some(last)
     }
 
@@ -375,7 +366,7 @@ impl Board {
             let mut members = Vec::new();
             self.place(t, 0, n, &mut |j, at| members.push((j, at)));
             self.steps += members.len() as u64;
-            reduced.push_tile(t, &members, order, |u| self.tiles[u].rect().job(align));
+            reduced.push_tile(t, &members, order, |u| self.tiles[u].rect.job(align));
         }
         reduced
     }
@@ -388,23 +379,24 @@ impl Board {
         self.steps += group.tiles.len() as u64;
         group.tiles.iter().copied().find(|&u| {
             let tile = &self.tiles[u];
-            tile.alive && height.is_none_or(|h| tile.height == h)
+            tile.alive && height.is_none_or(|h| tile.rect.height == h)
         })
     }
 
     /// Joins the windmill `c` is the centre of, if its four blades are there.
     pub(super) fn windmill(&mut self, c: usize) -> bool {
-        let (a, b, hc) = (self.tiles[c].start, self.tiles[c].end, self.tiles[c].height);
+        let rect = self.tiles[c].rect;
+        let (a, b, hc) = (rect.start, rect.end, rect.height);
         self.steps += (self.by_end[a].len() + self.by_start[b].len()) as u64;
         // A blade is of use only where a tile spans from it to the far
         // side of the centre (the piece under or over): looked up once.
         let mut lefts = self.by_end[a].clone();
-        lefts.retain(|&l| self.tiles[l].alive && self.tiles[l].height > hc);
-        lefts.retain(|&l| self.find(self.tiles[l].start, b, None).is_some());
+        lefts.retain(|&l| self.tiles[l].alive && self.tiles[l].rect.height > hc);
+        lefts.retain(|&l| self.find(self.tiles[l].rect.start, b, None).is_some());
         let mut rights = self.by_start[b].clone();
-        rights.retain(|&r| self.tiles[r].alive && self.tiles[r].height > hc);
+        rights.retain(|&r| self.tiles[r].alive && self.tiles[r].rect.height > hc);
         if !lefts.is_empty() {
-            rights.retain(|&r| self.find(a, self.tiles[r].end, None).is_some());
+            rights.retain(|&r| self.find(a, self.tiles[r].rect.end, None).is_some());
         }
         for &l in &lefts {
             for &r in &rights {
@@ -412,8 +404,8 @@ impl Board {
                 if self.steps > self.limit {
                     return false;
                 }
-                let (x, hl) = (self.tiles[l].start, self.tiles[l].height);
-                let (y, hr) = (self.tiles[r].end, self.tiles[r].height);
+                let (x, hl) = (self.tiles[l].rect.start, self.tiles[l].rect.height);
+                let (y, hr) = (self.tiles[r].rect.end, self.tiles[r].rect.height);
                 // The five spans differ, so no tile is found twice.
                 let Some(under) = self.find(x, b, Some(hr - hc)) else {
                     continue;
@@ -423,7 +415,8 @@ impl Board {
                 };
                 let low = hr - hc;
                 let pieces = [(under, 0), (r, 0), (c, low), (l, low), (over, hr)];
-                let width = self.tiles[l].width + self.tiles[c].width + self.tiles[r].width;
+                let width =
+                    self.tiles[l].rect.width + self.tiles[c].rect.width + self.tiles[r].rect.width;
                 self.add(x, y, hl + low, width, &pieces);
                 return true;
             }
@@ -436,16 +429,17 @@ impl Board {
     /// that end and start where they meet, and the tile they make would
     /// join another now).
     pub(super) fn side_by_side(&mut self, t: usize, sure: bool) -> bool {
-        let (s, e, h) = (self.tiles[t].start, self.tiles[t].end, self.tiles[t].height);
+        let rect = self.tiles[t].rect;
+        let (s, e, h) = (rect.start, rect.end, rect.height);
         if !self.beside(s, e, h) {
             return false;
         }
         self.steps += (self.by_start[e].len() + self.by_end[s].len()) as u64;
-        let same = |u: &usize| self.tiles[*u].alive && self.tiles[*u].height == h;
+        let same = |u: &usize| self.tiles[*u].alive && self.tiles[*u].rect.height == h;
         let (u, x, y, pieces) = if let Some(u) = self.by_start[e].iter().copied().find(same) {
-            (u, s, self.tiles[u].end, [(t, 0), (u, 0)])
+            (u, s, self.tiles[u].rect.end, [(t, 0), (u, 0)])
         } else if let Some(u) = self.by_end[s].iter().copied().find(same) {
-            (u, self.tiles[u].start, e, [(u, 0), (t, 0)])
+            (u, self.tiles[u].rect.start, e, [(u, 0), (t, 0)])
         } else {
             return false;
         };
@@ -463,7 +457,7 @@ impl Board {
         if sure && !clear(self) {
             return false;
         }
-        let width = self.tiles[t].width + self.tiles[u].width;
+        let width = self.tiles[t].rect.width + self.tiles[u].rect.width;
         self.add(x, y, h, width, &pieces);
         true
     }
@@ -529,7 +523,8 @@ impl Board {
     /// Stacks `t` with a tile of its span whose sum with it is the height
     /// of a tile beside the span (the two are a piece of a cut in time).
     pub(super) fn pair(&mut self, t: usize) -> bool {
-        let (s, e, h) = (self.tiles[t].start, self.tiles[t].end, self.tiles[t].height);
+        let rect = self.tiles[t].rect;
+        let (s, e, h) = (rect.start, rect.end, rect.height);
         self.steps += 1;
         let Some(group) = self.by_window.get(&(s, e)) else {
             return false;
@@ -539,7 +534,7 @@ impl Board {
         if self.steps > self.limit {
             return false;
         }
-        let fits = |u: usize| self.is_beside(s, e, h + self.tiles[u].height);
+        let fits = |u: usize| self.is_beside(s, e, h + self.tiles[u].rect.height);
         let found = group
             .tiles
             .iter()
@@ -548,7 +543,7 @@ impl Board {
         let Some(u) = found else {
             return false;
         };
-        let (hu, width) = (self.tiles[u].height, self.tiles[t].width);
+        let (hu, width) = (self.tiles[u].rect.height, self.tiles[t].rect.width);
         self.add(s, e, h + hu, width, &[(t, 0), (u, h)]);
         true
     }

@@ -24,7 +24,10 @@ fn a_pair_looks_up_the_heights_beside_once_a_tile_of_its_span() {
     board.add(2, 3, 61, 1, &[]);
     assert!(board.pair(0));
     let joined = board.tiles.last().expect("the pair's tile");
-    assert_eq!((joined.start, joined.end, joined.height), (1, 2, 61));
+    assert_eq!(
+        (joined.rect.start, joined.rect.end, joined.rect.height),
+        (1, 2, 61)
+    );
     assert_eq!(&board.pieces[joined.from..joined.to], [(0, 0), (59, 1)]);
 }
 
@@ -47,7 +50,10 @@ fn a_join_side_by_side_at_once_waits_where_others_of_its_height_meet() {
             assert!(board.side_by_side(0, false));
         }
         let joined = board.tiles.last().expect("the join's tile");
-        assert_eq!((joined.start, joined.end, joined.height), (0, 2, 1));
+        assert_eq!(
+            (joined.rect.start, joined.rect.end, joined.rect.height),
+            (0, 2, 1)
+        );
     }
 }
 
@@ -86,7 +92,10 @@ fn a_join_side_by_side_at_once_on_a_height_beside_waits_where_many_meet() {
             assert!(board.side_by_side(0, true));
         }
         let joined = board.tiles.last().expect("the join's tile");
-        assert_eq!((joined.start, joined.end, joined.height), (1, 3, 1));
+        assert_eq!(
+            (joined.rect.start, joined.rect.end, joined.rect.height),
+            (1, 3, 1)
+        );
     }
 }
 
@@ -125,11 +134,14 @@ fn the_last_stack_is_of_a_span_of_the_fewest_tiles_unless_stacking_first() {
         assert!(board.stack());
         let joined = board.tiles.last().expect("the stack's tile");
         let first = if stack_first { (0, 1, 3) } else { (1, 2, 9) };
-        assert_eq!((joined.start, joined.end, joined.height), first);
+        assert_eq!(
+            (joined.rect.start, joined.rect.end, joined.rect.height),
+            first
+        );
         assert!(board.stack());
         let joined = board.tiles.last().expect("the stack's tile");
         let next = if stack_first { (1, 2) } else { (0, 1) };
-        assert_eq!((joined.start, joined.end), next);
+        assert_eq!((joined.rect.start, joined.rect.end), next);
         while board.stack() {}
         assert_eq!(board.alive, 2, "one tile a span");
     }

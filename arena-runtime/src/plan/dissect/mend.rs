@@ -111,7 +111,7 @@ impl Forest {
             .tiles
             .iter()
             .map(|t| Node {
-                rect: t.rect(),
+                rect: t.rect,
                 from: t.from,
                 to: t.to,
             })
@@ -290,7 +290,7 @@ impl Forest {
             );
             node_of.push(self.nodes.len());
             self.nodes.push(Node {
-                rect: tile.rect(),
+                rect: tile.rect,
                 from,
                 to: self.kids.len(),
             });

@@ -19,13 +19,11 @@ impl Board {
     /// the `span` they made, each once, that have two tiles alive or more
     /// (their look-ups counted with the pieces' and the new tile's).
     pub(super) fn recount(&mut self, pieces: &[(usize, usize)], span: (usize, usize)) {
-        let spans = pieces
-            .iter()
-            .map(|&(p, _)| (self.tiles[p].start, self.tiles[p].end));
+        let spans = pieces.iter().map(|&(p, _)| self.tiles[p].rect.span());
         for (k, span) in spans.chain([span]).enumerate() {
             let seen = pieces[..k.min(pieces.len())]
                 .iter()
-                .any(|&(p, _)| (self.tiles[p].start, self.tiles[p].end) == span);
+                .any(|&(p, _)| self.tiles[p].rect.span() == span);
             let alive = self.by_window.get(&span).map_or(0, |g| g.alive);
             self.steps += k as u64;
             if let Spans::Fewest { heap, counted } = &mut self.spans
@@ -90,8 +88,8 @@ impl Board {
         let (Some(u), Some(v)) = (alive.next(), alive.next()) else {
             return false;
         };
-        let (hu, hv) = (self.tiles[u].height, self.tiles[v].height);
-        let width = self.tiles[u].width;
+        let (hu, hv) = (self.tiles[u].rect.height, self.tiles[v].rect.height);
+        let width = self.tiles[u].rect.width;
         self.add(span.0, span.1, hu + hv, width, &[(u, 0), (v, hu)]);
         true
     }

@@ -103,7 +103,7 @@ impl Board {
                         (u, at - h)
                     })
                     .collect();
-                let width = self.tiles[members[0].1].width;
+                let width = self.tiles[members[0].1].rect.width;
                 self.add(s, e, target, width, &pieces);
                 return true;
             }
@@ -118,7 +118,8 @@ impl Board {
     /// seed 3104, the first wrong join side by side at once took such a
     /// tile (BENCHMARKS.md, stop 70).
     pub(super) fn stacks_beside(&mut self, t: usize) -> bool {
-        let (s, e, h) = (self.tiles[t].start, self.tiles[t].end, self.tiles[t].height);
+        let rect = self.tiles[t].rect;
+        let (s, e, h) = (rect.start, rect.end, rect.height);
         let Some(group) = self.by_window.get(&(s, e)) else {
             return false;
         };
@@ -148,8 +149,8 @@ impl Board {
             .iter()
             .chain(&self.by_start[e])
             .map(|&w| &self.tiles[w])
-            .filter(|w| w.alive && w.height > above && w.height <= most)
-            .map(|w| w.height)
+            .filter(|w| w.alive && w.rect.height > above && w.rect.height <= most)
+            .map(|w| w.rect.height)
             .collect();
         self.steps += heights.len() as u64;
         heights.sort_unstable();
@@ -164,7 +165,7 @@ fn highest_first(tiles: &[Tile], group: &[usize], except: Option<usize>) -> Vec<
     let mut members: Vec<(usize, usize)> = group
         .iter()
         .filter(|&&u| Some(u) != except && tiles[u].alive)
-        .map(|&u| (tiles[u].height, u))
+        .map(|&u| (tiles[u].rect.height, u))
         .collect();
     members.sort_unstable_by(|a, b| b.cmp(a));
     members
