@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""Strip tilings of known optimum drawn across the options of
+`guillotine-problems.py`, and how `arena-plan` plans them.
+
+Each draw picks a construction at random (the buffers, the strips, the
+span of time, the odds of a cut in time, the size floor and which piece is
+cut next), writes the problem and plans it at the default budget:
+
+    scripts/strip-draws.py COUNT SEED [--plan BIN] [--shuffle S] [--keep DIR]
+
+One line a draw: its name, the construction (the arguments of
+`guillotine-problems.py`), the height over the optimum and the CPU seconds
+of `arena-plan`; then how many are at the optimum, by which piece is cut.
+`--shuffle S` shuffles the rows first (Python's `random.Random(S)`): the
+same problem, another draw of the rebuild's orders. `--keep DIR` keeps the
+problems. BIN defaults to `target/release/arena-plan` (built first).
+"""
+import argparse
+import csv
+import importlib.util
+import os
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+spec = importlib.util.spec_from_file_location(
+    "guillotine", os.path.join(HERE, "guillotine-problems.py"))
+guillotine = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(guillotine)
+
+CAPACITY = 1_048_576
+
+
+def draw(rng):
+    """One construction: (n, strips, span, time odds, unit, pick)."""
+    return (rng.choice([500, 800, 1200, 1600, 2000, 2300]), rng.randint(1, 6),
+            rng.choice([600, 800, 1024, 1500, 2048, 4096, 65536, 1_000_000]),
+            rng.choice([0.3, 0.4, 0.5, 0.6, 0.7]),
+            rng.choice([1024, 1024, 2048, 4096, 16384]),
+            rng.choice(["large", "area", "any"]))
+
+
+def plan(binary, path, out):
+    """The plan's height and the CPU seconds `binary` used."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
+    subprocess.run([binary, "--input", path, "--output", out], check=True,
+                   stdout=subprocess.DEVNULL)
+    cpu = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime - before
+    with open(out) as f:
+        height = max(int(r["offset"]) + int(r["size"]) for r in csv.DictReader(f))
+    return height, cpu
+
+
+def main():
+    ap = argparse.ArgumentParser(usage=__doc__)
+    ap.add_argument("count", type=int)
+    ap.add_argument("seed", type=int)
+    ap.add_argument("--plan", metavar="BIN")
+    ap.add_argument("--shuffle", type=int, metavar="S")
+    ap.add_argument("--keep", metavar="DIR")
+    a = ap.parse_args()
+    binary = a.plan
+    if binary is None:
+        root = os.path.dirname(HERE)
+        subprocess.run(["cargo", "build", "-q", "--release", "-p", "arena-tools",
+                        "--bin", "arena-plan"], cwd=root, check=True)
+        binary = os.path.join(root, "target", "release", "arena-plan")
+    work = a.keep or tempfile.mkdtemp()
+    os.makedirs(work, exist_ok=True)
+    rng = random.Random(a.seed)
+    at, drawn = {}, {}
+    for k in range(a.count):
+        seed = a.seed + k
+        n, strips, span, odds, unit, pick = draw(rng)
+        args = (f"{n} {seed} {strips} --span {span} --time-odds {odds} "
+                f"--unit {unit} --pick {pick}")
+        try:
+            rects = guillotine.problem(n, seed, strips, span, CAPACITY, unit, odds, pick)
+        except SystemExit as why:
+            print(f"d{seed}  {args}  not drawn: {why}", flush=True)
+            continue
+        rows = guillotine.csv(rects).splitlines()
+        if a.shuffle is not None:
+            body = rows[1:]
+            random.Random(a.shuffle).shuffle(body)
+            rows = rows[:1] + body
+        path = os.path.join(work, f"d{seed}.csv")
+        with open(path, "w") as f:
+            f.write("\n".join(rows) + "\n")
+        height, cpu = plan(binary, path, os.path.join(work, f"d{seed}.out.csv"))
+        print(f"d{seed}  {args}  {height / CAPACITY:.4f}  {cpu:.2f} s", flush=True)
+        drawn[pick] = drawn.get(pick, 0) + 1
+        at[pick] = at.get(pick, 0) + (height == CAPACITY)
+    total = sum(at.values())
+    by = ", ".join(f"{p} {at[p]} of {drawn[p]}" for p in sorted(drawn))
+    print(f"at the optimum: {total} of {sum(drawn.values())} ({by})")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
