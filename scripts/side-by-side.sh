@@ -4,7 +4,8 @@
 # OmniMalloc's pinwheels and strip tilings of known optimum (its
 # generators, seeds of this repository's, 101 to 10,001 buffers, makespans
 # 1,048,576, 65,536 and 1,024, rows shuffled), this
-# repository's guillotine tilings, MiniMalloc's eleven files and a trace.
+# repository's guillotine tilings (three of its first construction, twelve
+# drawn across its options), MiniMalloc's eleven files and a trace.
 # Height over the bound (the optimum where known) and CPU seconds of each;
 # arena-plan at its default budget, SuperMalloc at its default (3 s, one
 # thread). Needs the `omnimalloc` package (`pip install omnimalloc`; PYTHON
@@ -79,6 +80,12 @@ for spec in "1000 5" "2500 11" "5000 77"; do
   python3 scripts/guillotine-problems.py $spec >"$work/p.csv"
   row "guillotine-problems.py $spec" "$work/p.csv"
 done
+# Strip tilings of other constructions: the first twelve that
+# strip-draws.py draws from seed 7401 (drawn, not chosen).
+while read -r spec; do
+  python3 scripts/guillotine-problems.py $spec >"$work/p.csv"
+  row "guillotine-problems.py $spec" "$work/p.csv"
+done < <(python3 scripts/strip-draws.py 12 7401 --specs)
 for f in layouts/tests/data/minimalloc/*.csv; do
   row "MiniMalloc $(basename "$f" | cut -c1)" "$f"
 done

@@ -7,6 +7,7 @@ span of time, the odds of a cut in time, the size floor and which piece is
 cut next), writes the problem and plans it at the default budget:
 
     scripts/strip-draws.py COUNT SEED [--plan BIN] [--shuffle S] [--keep DIR]
+    scripts/strip-draws.py COUNT SEED --specs
 
 One line a draw: its name, the construction (the arguments of
 `guillotine-problems.py`), the height over the optimum and the CPU seconds
@@ -14,6 +15,8 @@ of `arena-plan`; then how many are at the optimum, by which piece is cut.
 `--shuffle S` shuffles the rows first (Python's `random.Random(S)`): the
 same problem, another draw of the rebuild's orders. `--keep DIR` keeps the
 problems. BIN defaults to `target/release/arena-plan` (built first).
+`--specs` only prints each draw's arguments of `guillotine-problems.py`,
+one a line (`side-by-side.sh` plans them beside SuperMalloc).
 """
 import argparse
 import csv
@@ -61,7 +64,15 @@ def main():
     ap.add_argument("--plan", metavar="BIN")
     ap.add_argument("--shuffle", type=int, metavar="S")
     ap.add_argument("--keep", metavar="DIR")
+    ap.add_argument("--specs", action="store_true")
     a = ap.parse_args()
+    if a.specs:
+        rng = random.Random(a.seed)
+        for k in range(a.count):
+            n, strips, span, odds, unit, pick = draw(rng)
+            print(f"{n} {a.seed + k} {strips} --span {span} --time-odds {odds} "
+                  f"--unit {unit} --pick {pick}")
+        return
     binary = a.plan
     if binary is None:
         root = os.path.dirname(HERE)
