@@ -63,9 +63,9 @@ pub(super) fn stuck(board: &Board, order: &[usize], align: usize, limit: u64) ->
 fn patient(steps: u64, start: usize, alive: usize, share: u64) -> u64 {
     let taken = start.saturating_sub(alive).max(1) as u64;
     let rest = (alive.max(1) as u64 - 1).saturating_mul(steps) / taken;
-    let most = share.saturating_mul(PATIENCE);
-    if steps.saturating_add(rest) <= most {
-        share.max(most.min(steps.saturating_add(share / 2)))
+    let last = share.saturating_mul(PATIENCE);
+    if steps.saturating_add(rest) <= last {
+        share.max(last.min(steps.saturating_add(share / 2)))
     } else {
         share
     }
