@@ -46,6 +46,13 @@ def draw(rng):
             rng.choice(["large", "area", "any"]))
 
 
+def spec(seed, construction):
+    """The arguments of `guillotine-problems.py` that write a draw."""
+    n, strips, span, odds, unit, pick = construction
+    return (f"{n} {seed} {strips} --span {span} --time-odds {odds} "
+            f"--unit {unit} --pick {pick}")
+
+
 def plan(binary, path, out):
     """The plan's height and the CPU seconds `binary` used."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
@@ -69,9 +76,7 @@ def main():
     if a.specs:
         rng = random.Random(a.seed)
         for k in range(a.count):
-            n, strips, span, odds, unit, pick = draw(rng)
-            print(f"{n} {a.seed + k} {strips} --span {span} --time-odds {odds} "
-                  f"--unit {unit} --pick {pick}")
+            print(spec(a.seed + k, draw(rng)))
         return
     binary = a.plan
     if binary is None:
@@ -85,9 +90,9 @@ def main():
     at, drawn = {}, {}
     for k in range(a.count):
         seed = a.seed + k
-        n, strips, span, odds, unit, pick = draw(rng)
-        args = (f"{n} {seed} {strips} --span {span} --time-odds {odds} "
-                f"--unit {unit} --pick {pick}")
+        construction = draw(rng)
+        n, strips, span, odds, unit, pick = construction
+        args = spec(seed, construction)
         try:
             rects = guillotine.problem(n, seed, strips, span, CAPACITY, unit, odds, pick)
         except SystemExit as why:
