@@ -295,6 +295,7 @@ mod problem;
 mod rounds;
 mod search;
 mod solve;
+mod split;
 mod time;
 
 pub use crate::error::PlanError;

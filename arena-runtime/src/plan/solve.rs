@@ -4,8 +4,9 @@
 use super::base::{Item, Plan, align_up};
 use super::greedy::{self, Placed, busiest, plan_offsets};
 use super::lns;
-use super::parts::{Parts, components, max_jobs, part_bound, part_height};
+use super::parts::{Parts, max_jobs, part_height};
 use super::search;
+use super::split::{components, part_bound};
 use super::time::phases;
 use crate::error::PlanError;
 
