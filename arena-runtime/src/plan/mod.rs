@@ -95,6 +95,16 @@
 //! its share (a plan of theirs at any height is one of the part's), then over
 //! the part's buffers.
 //!
+//! **Peeling a part.** Where a part's rebuild gets stuck and some of its
+//! pieces span the whole part (within a larger problem they are not live
+//! throughout, so the stacking apart above passes them by), they are stacked
+//! at its bottom: in any plan at the bound, the bytes under such a piece are
+//! a rectangle of its span, which fits above it as well. The rest may then
+//! fall into parts no piece crosses, each peeled in turn, and what no piece
+//! spans is rebuilt, with an eighth of the rebuild's share in all. Over few
+//! phases, where the rebuild joins pieces that met by chance, the cuts taken
+//! this way are certain.
+//!
 //! **The search** (in the manner of MiniMalloc, Moffitt, ASPLOS 2023)
 //! answers "is there a plan at or below this height?" depth first over
 //! canonical plans. Time is sections (the spans between distinct phase
@@ -291,6 +301,7 @@ pub(crate) mod greedy;
 mod lns;
 mod order;
 mod parts;
+mod peel;
 mod problem;
 mod rounds;
 mod search;

@@ -3,7 +3,7 @@
 
 use super::rounds::{Rounded, rounds};
 use super::split::local;
-use super::{dissect, lns, search};
+use super::{dissect, lns, peel, search};
 
 /// The independent parts of a problem, for their search.
 pub(super) struct Parts<'a> {
@@ -72,6 +72,20 @@ impl Parts<'_> {
                 heights[p] = part_height(jobs, part, &now);
             }
             stuck_tiles[p] = rebuilt.stuck;
+            // Where it got stuck and jobs span the part: those stacked
+            // apart and the rest rebuilt ([`peel`]), with an eighth as
+            // much (where that rebuilds, it mostly takes a few nodes a
+            // job; where it does not, all it is given).
+            if heights[p] > self.aim
+                && let Some((found, used)) =
+                    peel::rebuild(&local, sections, self.bounds[p], share / 8)
+            {
+                left = left.saturating_sub(used);
+                if let Some(offsets) = found {
+                    set_offsets(&mut now, part, &offsets);
+                    heights[p] = part_height(jobs, part, &now);
+                }
+            }
         }
         for pass in 0..PASSES {
             // The smaller parts first: what they leave of their share goes

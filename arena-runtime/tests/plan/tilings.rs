@@ -4,7 +4,7 @@
 //! generator). Every phase is full to the rectangle's height, so the bound
 //! and the optimum are that height, and a plan there is a perfect packing.
 
-use arena_runtime::plan::{Item, Plan, plan_offsets, plan_with_budget};
+use arena_runtime::plan::{Item, Plan, Problem, plan_offsets, plan_with_budget};
 
 use crate::rng::Rng;
 
@@ -352,6 +352,28 @@ fn guillotine_tilings_of_other_constructions_are_planned_at_the_optimum() {
             let slab = planned(&items);
             assert_eq!(slab, HEIGHT, "kind {k}: {n} buffers in {strips} strips");
         }
+    }
+}
+
+/// Strip tilings drawn by `scripts/strip-draws.py` (as
+/// `guillotine-problems.py` writes them; its arguments in the names) over
+/// 600 phases, each with a part whose rebuild gets stuck on pieces of one
+/// span or height that meet by chance: with the pieces spanning that part
+/// stacked apart, the rest falls into parts that rebuild.
+#[test]
+fn strip_tilings_over_few_phases_with_pieces_spanning_a_part_are_planned_at_the_optimum() {
+    for (args, csv) in [
+        (
+            "500 7306 2 --span 600 --time-odds 0.4 --unit 1024 --pick any",
+            include_str!("data/strips-500-7306.csv"),
+        ),
+        (
+            "1600 7413 4 --span 600 --time-odds 0.3 --unit 4096 --pick area",
+            include_str!("data/strips-1600-7413.csv"),
+        ),
+    ] {
+        let items = Problem::parse(csv).expect("a problem").items(1);
+        assert_eq!(planned(&items), HEIGHT, "{args}");
     }
 }
 
