@@ -36,10 +36,17 @@ from collections import Counter, defaultdict
 
 
 def load(path):
-    with open(path) as f:
-        rows = list(csv.DictReader(f))
-    return [(int(r["lower"]), int(r["upper"]), int(r["size"]), int(r["id"]))
-            for r in rows]
+    try:
+        with open(path) as f:
+            rows = list(csv.DictReader(f))
+        pieces = [(int(r["lower"]), int(r["upper"]), int(r["size"]), int(r["id"]))
+                  for r in rows]
+    except (OSError, KeyError, ValueError, TypeError) as e:
+        sys.exit(f"{path}: not a problem in MiniMalloc's form (id,lower,upper,size): {e!r}")
+    for s, e, h, k in pieces:
+        if not s < e or h < 0:
+            sys.exit(f"{path}: buffer {k} has lower {s}, upper {e} and size {h}")
+    return pieces
 
 
 def stack_spans(pieces):
