@@ -139,7 +139,7 @@ mod tests {
     }
 
     #[test]
-    fn jobs_spanning_the_part_are_stacked_apart_and_the_parts_above_rebuilt() {
+    fn jobs_spanning_the_part_are_stacked_apart_and_the_rest_rebuilt() {
         // Over 4 sections, 10 high: [0, 4) of 1 and of 3 span them all;
         // above them, 6 high, [0, 2) and [2, 4) of 2 under [0, 3) and
         // [3, 4) of 4: no job spans the rest, rebuilt bottom up.
@@ -165,7 +165,7 @@ mod tests {
     }
 
     #[test]
-    fn nothing_to_peel_where_no_job_or_every_job_spans_the_part() {
+    fn nothing_to_peel_where_no_job_or_every_job_spans_the_part_or_alignments_differ() {
         let none = jobs(&[(0, 2, 4), (2, 4, 4)], 1);
         let spanning = jobs(&[(0, 4, 3), (0, 4, 1)], 1);
         let twisted = jobs(&[(0, 4, 3), (0, 1, 1), (1, 4, 1)], 1);
@@ -176,6 +176,8 @@ mod tests {
         let mut aligned = twisted.clone();
         aligned[0].align = 2;
         assert!(rebuild(&aligned, 4, 4, 1_000).is_none());
+        // Aligned to 1: the job spanning the part stacked, the rest two
+        // parts of one job each.
         let (found, _) = rebuild(&twisted, 4, 4, 1_000).expect("one job spans the part");
         assert!(packed(&twisted, &found.expect("rebuilds"), 4, 4));
     }
