@@ -1,10 +1,11 @@
-//! A perfect packing's certain cuts, taken top down before it is rebuilt
-//! bottom up: a job spanning its whole part lies at the bottom of some plan
-//! at the bound (the bytes below it, in any plan at the bound, are a
-//! rectangle of its span: moved above it, they still fit), and once such
-//! jobs are stacked apart the rest may fall into parts that no job crosses,
-//! each a perfect packing of its own, peeled in turn. What is left, parts
-//! with no job spanning them, is rebuilt ([`dissect::rebuild`]).
+//! A perfect packing's certain cuts, taken top down where its rebuild
+//! bottom up got stuck: a job spanning its whole part lies at the bottom of
+//! some plan at the bound (the bytes below it, in any plan at the bound,
+//! are a rectangle of its span: moved above it, they still fit), and once
+//! such jobs are stacked apart the rest may fall into parts that no job
+//! crosses, each a perfect packing of its own, peeled in turn. What is
+//! left, parts with no job spanning them, is rebuilt
+//! ([`dissect::rebuild`]).
 //!
 //! Within a larger problem, a part's jobs spanning it are not live
 //! throughout the whole, so the run's own stacking apart
