@@ -609,4 +609,4 @@ fn once(
 
 #[cfg(test)]
 #[path = "dissect_tests.rs"]
-mod tests;
+pub(super) mod tests;

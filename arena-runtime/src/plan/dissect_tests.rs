@@ -4,7 +4,7 @@
 use super::*;
 
 /// Jobs of these spans of sections and heights, aligned to `align`.
-fn jobs(spans: &[(usize, usize, usize)], align: usize) -> Vec<Job> {
+pub(in crate::plan) fn jobs(spans: &[(usize, usize, usize)], align: usize) -> Vec<Job> {
     spans
         .iter()
         .enumerate()
@@ -30,7 +30,7 @@ fn pieces(rects: &[(usize, usize, usize, usize)]) -> Vec<Job> {
 }
 
 /// `off` places `jobs` apart, each section exactly full to `height`.
-fn tiles(jobs: &[Job], off: &[usize], sections: usize, height: usize) {
+pub(in crate::plan) fn tiles(jobs: &[Job], off: &[usize], sections: usize, height: usize) {
     for s in 0..sections {
         let mut live: Vec<(usize, usize)> = jobs
             .iter()

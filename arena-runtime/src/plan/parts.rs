@@ -1,7 +1,7 @@
 //! Independent parts of a problem (where no buffer crosses a boundary of
 //! time), each searched apart, the budget shared among them.
 
-use super::rounds::{Rounded, rounds};
+use super::rounds::{Rounded, at_bound, rounds};
 use super::split::local;
 use super::{dissect, lns, peel, search};
 
@@ -59,11 +59,9 @@ impl Parts<'_> {
             let (local, sections) = local(jobs, part);
             // Where it gets stuck, the tiles it was left with are
             // searched as jobs of their own.
+            let bound = self.bounds[p].max(self.bound);
             let search = |reduced: &[search::Job], budget: u64| {
-                // Only a plan at the bound is of use.
-                let above = self.bounds[p].max(self.bound).saturating_add(1);
-                let rounded = self.rounds_of(p, reduced, sections, above, (budget, 0));
-                (rounded.best.map(|found| found.offsets), rounded.nodes)
+                at_bound(reduced, sections, bound, self.aim, budget)
             };
             let rebuilt = dissect::rebuild(&local, sections, share, search);
             left = left.saturating_sub(rebuilt.nodes);

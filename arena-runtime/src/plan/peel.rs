@@ -14,7 +14,7 @@
 //! chance, it may never join them.
 
 use super::dissect;
-use super::rounds::rounds;
+use super::rounds::at_bound;
 use super::search::Job;
 use super::split::{components, local};
 
@@ -30,7 +30,7 @@ pub(super) fn rebuild(
     bound: usize,
     budget: u64,
 ) -> Option<(Option<Vec<usize>>, u64)> {
-    let spanning = |j: &Job| j.start == 0 && j.end == sections;
+    let spanning = |j: &Job| spans(j, sections);
     if !jobs.iter().any(spanning) || jobs.iter().all(spanning) {
         return None;
     }
@@ -60,7 +60,7 @@ pub(super) fn rebuild(
             // multiple of every alignment.
             let mut stacked: Vec<usize> = Vec::new();
             for (i, j) in part_jobs.iter().enumerate() {
-                if j.start == 0 && j.end == part_sections {
+                if spans(j, part_sections) {
                     stacked.push(i);
                 } else {
                     rest.push(group[part[i]]);
@@ -83,18 +83,8 @@ pub(super) fn rebuild(
             let share = (budget as u128 * part.len() as u128 / jobs.len() as u128) as u64;
             let share = share.min(budget.saturating_sub(used));
             let height = bound.saturating_sub(base);
-            let solve = |tiles: &[Job], budget: u64| {
-                let rounded = rounds(
-                    tiles,
-                    part_sections,
-                    Vec::new(),
-                    height,
-                    height + 1,
-                    (budget, 0),
-                    Some(height),
-                );
-                (rounded.best.map(|plan| plan.offsets), rounded.nodes)
-            };
+            let solve =
+                |tiles: &[Job], budget: u64| at_bound(tiles, part_sections, height, height, budget);
             let rebuilt = dissect::rebuild(&part_jobs, part_sections, share, solve);
             used = used.saturating_add(rebuilt.nodes);
             let Some(found) = rebuilt.offsets else {
@@ -108,36 +98,15 @@ pub(super) fn rebuild(
     Some((Some(offsets), used))
 }
 
+/// Whether `job` spans all of `sections`.
+fn spans(job: &Job, sections: usize) -> bool {
+    job.start == 0 && job.end == sections
+}
+
 #[cfg(test)]
 mod tests {
     use super::{Job, rebuild};
-
-    fn jobs(spans: &[(usize, usize, usize)], align: usize) -> Vec<Job> {
-        let job = |(item, &(start, end, foot)): (usize, &(usize, usize, usize))| Job {
-            start,
-            end,
-            foot,
-            align,
-            width: end - start,
-            item,
-        };
-        spans.iter().enumerate().map(job).collect()
-    }
-
-    /// Every section of `0..sections` exactly full to `height`, no two
-    /// jobs live together sharing a byte.
-    fn packed(jobs: &[Job], off: &[usize], sections: usize, height: usize) -> bool {
-        (0..sections).all(|s| {
-            let mut live: Vec<(usize, usize)> = (0..jobs.len())
-                .filter(|&k| jobs[k].start <= s && s < jobs[k].end)
-                .map(|k| (off[k], off[k] + jobs[k].foot))
-                .collect();
-            live.sort_unstable();
-            live.iter()
-                .try_fold(0, |top, &(lo, hi)| (lo == top).then_some(hi))
-                == Some(height)
-        })
-    }
+    use crate::plan::dissect::tests::{jobs, tiles};
 
     #[test]
     fn jobs_spanning_the_part_are_stacked_apart_and_the_rest_rebuilt() {
@@ -155,7 +124,7 @@ mod tests {
         let all = jobs(&spans, 1);
         let (found, _) = rebuild(&all, 4, 10, 1_000).expect("two jobs span the part");
         let off = found.expect("the rest rebuilds");
-        assert!(packed(&all, &off, 4, 10), "{off:?}");
+        tiles(&all, &off, 4, 10);
         // The larger spanning job at the bottom, the other on it.
         assert_eq!((off[4], off[1]), (0, 3));
         assert!(
@@ -180,7 +149,7 @@ mod tests {
         // Aligned to 1: the job spanning the part stacked, the rest two
         // parts of one job each.
         let (found, _) = rebuild(&twisted, 4, 4, 1_000).expect("one job spans the part");
-        assert!(packed(&twisted, &found.expect("rebuilds"), 4, 4));
+        tiles(&twisted, &found.expect("rebuilds"), 4, 4);
     }
 
     /// Jobs nested `n` deep, each spanning the rest once the ones around
@@ -201,7 +170,7 @@ mod tests {
     fn a_part_peeled_a_job_at_a_time_stops_within_its_budget() {
         let small = nested(200);
         let (found, _) = rebuild(&small, 401, 200, 1_000_000).expect("a job spans the part");
-        assert!(packed(&small, &found.expect("peels to the end"), 401, 200));
+        tiles(&small, &found.expect("peels to the end"), 401, 200);
         // 3,000 levels of thousands of jobs, unbounded: a step a job.
         let deep = nested(3_000);
         let (found, used) = rebuild(&deep, 6_001, 3_000, 100_000).expect("a job spans the part");

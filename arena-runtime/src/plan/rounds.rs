@@ -240,6 +240,29 @@ pub(super) fn rounds(
     }
 }
 
+/// A plan of `jobs` at `bound` (where only that is of use: the tiles a
+/// rebuild got stuck with, or a part it left), the rounds stopping at
+/// `aim`: its offsets (by job), if one was found, and the nodes used.
+pub(super) fn at_bound(
+    jobs: &[search::Job],
+    sections: usize,
+    bound: usize,
+    aim: usize,
+    budget: u64,
+) -> (Option<Vec<usize>>, u64) {
+    let above = bound.saturating_add(1);
+    let rounded = rounds(
+        jobs,
+        sections,
+        Vec::new(),
+        bound,
+        above,
+        (budget, 0),
+        Some(aim),
+    );
+    (rounded.best.map(|plan| plan.offsets), rounded.nodes)
+}
+
 /// The state of [`rounds`]: heights in its unit, but for the plans' own.
 struct Rounds<'j> {
     model: search::Model<'j>,
