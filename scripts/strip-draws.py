@@ -6,8 +6,8 @@ Each draw picks a construction at random (the buffers, the strips, the
 span of time, the odds of a cut in time, the size floor and which piece is
 cut next), writes the problem and plans it at the default budget:
 
-    scripts/strip-draws.py COUNT SEED [--plan BIN] [--shuffle S] [--keep DIR]
-    scripts/strip-draws.py COUNT SEED --specs
+    scripts/strip-draws.py COUNT SEED [--plan BIN] [--shuffle S] [--keep DIR] [--span T]
+    scripts/strip-draws.py COUNT SEED --specs [--span T]
 
 One line a draw: its name, the construction (the arguments of
 `guillotine-problems.py`), the height over the optimum and the CPU seconds
@@ -15,7 +15,9 @@ of `arena-plan`; then how many are at the optimum, by which piece is cut.
 `--shuffle S` shuffles the rows first (Python's `random.Random(S)`): the
 same problem, another draw of the rebuild's orders. `--keep DIR` keeps the
 problems. BIN defaults to `target/release/arena-plan` (built first).
-`--specs` only prints each draw's arguments of `guillotine-problems.py`,
+`--span T` gives every draw the span T instead of the one drawn (the other
+options stay those of the same seed: the issue's variations alone, over
+`guillotine-problems.py`'s default span with T 1000000). `--specs` only prints each draw's arguments of `guillotine-problems.py`,
 one a line (`side-by-side.sh` plans them beside SuperMalloc).
 """
 import argparse
@@ -72,11 +74,19 @@ def main():
     ap.add_argument("--shuffle", type=int, metavar="S")
     ap.add_argument("--keep", metavar="DIR")
     ap.add_argument("--specs", action="store_true")
+    ap.add_argument("--span", type=int, metavar="T")
     a = ap.parse_args()
+
+    def chosen(rng):
+        construction = draw(rng)
+        if a.span is None:
+            return construction
+        return construction[:2] + (a.span,) + construction[3:]
+
     if a.specs:
         rng = random.Random(a.seed)
         for k in range(a.count):
-            print(spec(a.seed + k, draw(rng)))
+            print(spec(a.seed + k, chosen(rng)))
         return
     binary = a.plan
     if binary is None:
@@ -90,7 +100,7 @@ def main():
     at, drawn = {}, {}
     for k in range(a.count):
         seed = a.seed + k
-        construction = draw(rng)
+        construction = chosen(rng)
         n, strips, span, odds, unit, pick = construction
         args = spec(seed, construction)
         try:
