@@ -331,8 +331,9 @@ fn pinwheel_tilings_are_planned_at_the_optimum() {
 }
 
 /// Guillotine tilings of other constructions than `tiling`'s: mostly cuts
-/// in bytes or mostly in time, a floor of 4 KiB, any piece cut, one to
-/// three strips; up to 2,300 buffers, at the optimum at the default budget.
+/// in bytes or mostly in time, floors of 4 and 16 KiB (64 heights), any
+/// piece cut, one to three strips; up to 2,300 buffers, at the optimum at
+/// the default budget.
 #[test]
 fn guillotine_tilings_of_other_constructions_are_planned_at_the_optimum() {
     let kinds = [
@@ -340,6 +341,8 @@ fn guillotine_tilings_of_other_constructions_are_planned_at_the_optimum() {
         ((1, 5), 1024, false),
         ((1, 2), 4096, true),
         ((2, 3), 2048, true),
+        ((2, 5), 16384, true),
+        ((3, 5), 16384, false),
     ]
     .map(|(bytes, unit, any_piece)| Cuts {
         bytes,
