@@ -38,6 +38,13 @@ fn run(name: &str, input: &str, extra: &[&str]) -> (i32, String, String, Option<
 const SMALL: &str = "id,lower,upper,size\n0,0,3,50\n1,0,2,40\n2,3,4,60\n3,1,2,70\n4,2,4,80\n";
 
 #[test]
+fn one_buffer_is_counted_as_one() {
+    let (code, stdout, stderr, _) = run("one", "id,lower,upper,size\n7,0,1,10\n", &[]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains(": 1 buffer, height 10,"), "{stdout}");
+}
+
+#[test]
 fn plans_a_small_problem_end_to_end() {
     let (code, stdout, stderr, out) = run("small", SMALL, &[]);
     assert_eq!(code, 0, "{stderr}");

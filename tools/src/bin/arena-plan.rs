@@ -103,9 +103,10 @@ fn main() -> ExitCode {
         eprintln!("arena-plan: {}: {e}", cli.output.display());
         return ExitCode::from(2);
     }
+    let count = clocked.buffers().len();
     println!(
-        "{input}: {} buffers, height {height}, lower bound {bound} ({:.4}x), {:.3} s",
-        clocked.buffers().len(),
+        "{input}: {count} {}, height {height}, lower bound {bound} ({:.4}x), {:.3} s",
+        if count == 1 { "buffer" } else { "buffers" },
         height as f64 / bound.max(1) as f64,
         elapsed.as_secs_f64()
     );
