@@ -94,10 +94,19 @@ impl Blocks {
     /// The lowest offset, before alignment, at which a buffer of `foot`
     /// bytes (with alignment `align`) live over `first..=last` is clear of
     /// the placed buffers live with it: the floor the walk stops at.
-    fn floor(&self, first: usize, last: usize, foot: usize, align: usize) -> usize {
+    /// Each block looked at and each buffer walked is a step of `steps`.
+    fn floor(
+        &self,
+        first: usize,
+        last: usize,
+        foot: usize,
+        align: usize,
+        steps: &mut u64,
+    ) -> usize {
         let holds = |at: usize, start: usize| fits(at, align, foot, start);
         let mut at = 0usize;
         for b in &self.blocks {
+            *steps += 1;
             // None of its buffers meets this one.
             if b.min_first > last || b.max_last < first {
                 continue;
@@ -116,6 +125,7 @@ impl Blocks {
                     continue;
                 }
             }
+            *steps += b.items.len() as u64;
             for p in &b.items {
                 if p.first > last || first > p.last {
                     continue;
@@ -155,11 +165,14 @@ impl Blocks {
 
 /// Greedy's placement of the buffers of `order` (sorted), as its walk over
 /// the placed buffers places them, through [`Blocks`]: the plan's height.
+/// The blocks the walks looked at and the buffers they walked (those of a
+/// block walked in part counted whole) are added to `steps`.
 pub(super) fn place_blocked(
     items: &[Item],
     guard: usize,
     offsets: &mut [usize],
     order: &[u128],
+    steps: &mut u64,
 ) -> Result<usize, PlanError> {
     let mut placed = Blocks::default();
     let mut height = 0usize;
@@ -174,7 +187,7 @@ pub(super) fn place_blocked(
         let at = if empty {
             0
         } else {
-            placed.floor(first, last, foot, item.align)
+            placed.floor(first, last, foot, item.align, steps)
         };
         let start = align_up(at, item.align).ok_or_else(overflow)?;
         let end = start.checked_add(foot).ok_or_else(overflow)?;

@@ -38,8 +38,9 @@ impl Placed {
 /// busiest phase's bytes, greedy again with the longest-lived buffers first
 /// (then by size); while the best plan is still more than 1/32 above, up to
 /// 32 shuffled orders (fixed seeds), for more than 2,048 buffers up to 8 and
-/// only while the orders after the first have walked at most 2^30 pairs of
-/// buffers that meet (each order walks each pair at least once); the
+/// only while the orders after the first have taken at most 2^30 steps (an
+/// order's: the pairs of buffers that meet, each walked at least once, or
+/// the first order's walk, where longer); the
 /// smallest plan is kept, and the buffers one after the other where that
 /// is no larger.
 /// The same items give the same offsets every time.
@@ -67,17 +68,28 @@ fn plan_walking(
             align: items[item].align,
         });
     }
-    let mut height = greedy(items, guard, offsets, order, placed, Order::SIZE)?;
+    let mut blocked_steps = 0u64;
+    let mut height = greedy_from(
+        items,
+        guard,
+        (offsets, order, placed),
+        Order::SIZE,
+        (BUCKETED, BLOCKED),
+        &mut blocked_steps,
+    )?;
     let Some(bound) = busiest(items, guard, order, placed) else {
         return Ok(keep_sequential(items, guard, offsets, height));
     };
     // The second order while the best plan is more than 1/64 above the
     // bound, then the shuffled ones while it is more than 1/32 above, and
-    // while the orders after the first have walked at most `work` pairs of
-    // buffers that meet (many buffers only).
+    // while the orders after the first have taken at most `work` steps
+    // (many buffers only): an order's steps are the pairs of buffers that
+    // meet, which each order walks at least once, or where the first
+    // order's walk through blocks took more (buffers scattered in time
+    // that it walks past), those.
     let (mut best, mut last) = (Order::SIZE, Order::SIZE);
     let pairs = if items.len() > BUCKETED {
-        meeting(items)
+        meeting(items).max(blocked_steps as u128)
     } else {
         0
     };
@@ -148,10 +160,13 @@ const SHUFFLES: u64 = 32;
 /// 60,450 buffers, the same plans at the default budget: BENCHMARKS.md).
 const SHUFFLES_MANY: u64 = 8;
 
-/// The pairs of buffers that meet (each counted from both sides) the
-/// orders after greedy's first may walk in all, one order walking each at
-/// least once: past it no more orders are tried. Above some 1,000 pairs a
-/// buffer on 60,000 buffers, each order takes a second or more.
+/// The steps the orders after greedy's first may take in all, an order's
+/// steps the pairs of buffers that meet (each counted from both sides; an
+/// order walks each at least once) or, where more, those of the first
+/// order's walk through blocks: past it no more orders are tried. Above
+/// some 1,000 pairs a buffer on 60,000 buffers, each order takes a second
+/// or more; on 50,000 buffers scattered over 100,000 phases, each meeting
+/// some 1,000, a walk through blocks passes 25 times as many.
 const ORDERS_WORK: u128 = 1 << 30;
 
 /// How many buffers each non-empty buffer meets, summed over them (every
@@ -311,11 +326,13 @@ fn greedy(
         (offsets, order, placed),
         by,
         (BUCKETED, BLOCKED),
+        &mut 0,
     )
 }
 
 /// [`greedy`], through buckets of time above `bucketed` buffers and
-/// through blocks of placed buffers above `blocked`.
+/// through blocks of placed buffers above `blocked`; the steps of a walk
+/// through blocks added to `steps` ([`super::blocks::place_blocked`]).
 #[inline(always)]
 fn greedy_from(
     items: &[Item],
@@ -323,6 +340,7 @@ fn greedy_from(
     (offsets, order, placed): (&mut [usize], &mut [u128], &mut [Placed]),
     by: Order,
     (bucketed, blocked): (usize, usize),
+    steps: &mut u64,
 ) -> Result<usize, PlanError> {
     // One integer per buffer, sorted ascending ([`packed`]).
     debug_assert_eq!(by.keys().last(), Some(&Key::Most(Measure::Bytes)));
@@ -342,7 +360,7 @@ fn greedy_from(
         return Ok(height);
     }
     if n > blocked {
-        return super::blocks::place_blocked(items, guard, offsets, order);
+        return super::blocks::place_blocked(items, guard, offsets, order, steps);
     }
     let mut height = 0usize;
     // The placed buffers, by offset: each new buffer scans them once, up to

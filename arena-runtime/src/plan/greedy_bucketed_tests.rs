@@ -1,3 +1,7 @@
+//! Greedy's tests through buckets of time and blocks of placed buffers
+//! (the same offsets as the scan), and the orders it tries past 2,048
+//! buffers.
+
 use super::*;
 
 /// Random problems: sparse traces and dense ones, empty ranges, guards.
@@ -40,7 +44,14 @@ fn place(
 ) -> (Vec<usize>, Result<usize, PlanError>) {
     let n = items.len();
     let (mut off, mut order, mut placed) = (vec![0; n], vec![0; n], vec![Placed::EMPTY; n]);
-    let height = greedy_from(items, guard, (&mut off, &mut order, &mut placed), by, ways);
+    let height = greedy_from(
+        items,
+        guard,
+        (&mut off, &mut order, &mut placed),
+        by,
+        ways,
+        &mut 0,
+    );
     (off, height)
 }
 
@@ -64,6 +75,7 @@ fn buckets_and_blocks_give_the_offsets_of_the_scan() {
             (&mut off, &mut order, &mut placed),
             Order::SIZE,
             (usize::MAX, usize::MAX),
+            &mut 0,
         )
         .unwrap();
         let m = items.iter().filter(|it| it.bytes > 0).count();
@@ -213,6 +225,52 @@ fn the_orders_after_the_first_walk_a_bounded_number_of_pairs() {
     let (mut off, mut order, mut placed) = (vec![0; n], vec![0; n], vec![Placed::EMPTY; n]);
     let h = plan(&items, 0, &mut off, &mut order, &mut placed).unwrap();
     assert_eq!((off[..5].to_vec(), h), all);
+}
+
+#[test]
+fn the_orders_after_the_first_count_the_steps_of_a_walk_through_blocks() {
+    // 3,000 buffers over 6,000 phases, each live up to 2,000: too
+    // crowded for buckets, so greedy walks through blocks, and passes
+    // buffers scattered in time that the one placed does not meet: more
+    // steps than the pairs that meet.
+    let items: Vec<Item> = (0..3_000u64)
+        .map(|k| {
+            let first = (mix(k, 27) % 6_000) as usize;
+            let last = first + (mix(k, 29) % 2_000) as usize;
+            let bytes = 1 + (mix(k, 28) % 100_000) as usize;
+            Item {
+                bytes,
+                align: 1,
+                first,
+                last,
+            }
+        })
+        .collect();
+    let (n, pairs) = (items.len(), meeting(&items));
+    let (mut off, mut order, mut placed) = (vec![0; n], vec![0; n], vec![Placed::EMPTY; n]);
+    let mut walk = |by, ways, steps: &mut u64| {
+        greedy_from(
+            &items,
+            0,
+            (&mut off, &mut order, &mut placed),
+            by,
+            ways,
+            steps,
+        )
+    };
+    let mut steps = 0u64;
+    walk(Order::SIZE, (BUCKETED, BLOCKED), &mut steps).unwrap();
+    let steps = u128::from(steps);
+    assert!(steps > pairs + pairs / 8, "{steps} steps, {pairs} pairs");
+    let scan = (usize::MAX, usize::MAX);
+    let size = walk(Order::SIZE, scan, &mut 0).unwrap();
+    let lifetime = walk(Order::LIFETIME, scan, &mut 0).unwrap();
+    assert!(lifetime < size, "{lifetime} against {size}");
+    let mut walking = |work| plan_walking(&items, 0, (&mut off, &mut order, &mut placed), work);
+    // Work for one more order by the pairs, not by the steps: the first
+    // order alone; by the steps: the second too, lower.
+    assert_eq!(walking((pairs + steps) / 2), Ok(size));
+    assert_eq!(walking(steps), Ok(lifetime));
 }
 
 #[test]

@@ -33,8 +33,10 @@
 //! 1/64 above the busiest phase's bytes, greedy again with the longest-lived
 //! buffers first; while still more than 1/32 above, up to 32 shuffled orders of
 //! fixed seeds (above 2,048 buffers, up to 8, and only while the orders after
-//! the first have walked at most 2^30 pairs of buffers that meet); the smallest
-//! plan is kept, or the buffers one after the other where that is no larger.
+//! the first have taken at most 2^30 steps, an order's steps the pairs of
+//! buffers that meet or, where more, those of the first order's walk through
+//! blocks); the smallest plan is kept, or the buffers one after the other
+//! where that is no larger.
 //! Above 1,024 buffers the walk over the placed buffers passes whole blocks
 //! that cannot hold the new one, and above 2,048 it gathers them from buckets
 //! of time, as wide as gathers the fewest (unless they crowd into a few phases,
