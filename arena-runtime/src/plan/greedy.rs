@@ -439,6 +439,14 @@ const CROWDED: usize = 8;
 /// are not used.
 const GATHERED: u128 = 4_096;
 
+/// Where the buffers scatter in time, a walk through blocks passes about
+/// half of the placed buffers for each new one (`n^2 / 2` in all): buckets
+/// that gather at most `n^2` over this are used even past [`GATHERED`] a
+/// buffer (from some 262,000 buffers; on a million, each live in up to
+/// 1,000 of a million phases, greedy's three orders took 71 s, where the
+/// walk through blocks had not ended after 590 s).
+const SCATTERED: u128 = 64;
+
 /// Greedy's placement of the buffers of `order` (sorted), as the scan of
 /// [`greedy`] places them, for many buffers (`None` where the buckets would
 /// not serve: [`bucket_width`]). Each placed buffer is kept in the buckets
@@ -555,7 +563,7 @@ fn place_bucketed(
 /// empty range) over `sections` sections: the one at which a new buffer
 /// gathers the fewest placed ones ([`gathered`]); `None` where that passes
 /// [`GATHERED`] a buffer (the buffers crowd a few phases, and the walk
-/// through blocks is faster). The widest first, kept on ties: where some
+/// through blocks is faster), unless it is within `n^2 /` [`SCATTERED`]. The widest first, kept on ties: where some
 /// 180 buffers are live in each of 1,000 phases, 64 phases a bucket
 /// gathered 3,800 a buffer, 2 some 500.
 fn bucket_width(spans: &[Option<(usize, usize)>], sections: usize) -> Option<usize> {
@@ -563,7 +571,7 @@ fn bucket_width(spans: &[Option<(usize, usize)>], sections: usize) -> Option<usi
     BUCKET_WIDTHS
         .into_iter()
         .filter_map(|width| Some((gathered(spans, sections, width)?, width)))
-        .filter(|&(g, _)| g <= GATHERED * n)
+        .filter(|&(g, _)| g <= GATHERED * n || g <= n * n / SCATTERED)
         .min_by_key(|&(g, _)| g)
         .map(|(_, width)| width)
 }

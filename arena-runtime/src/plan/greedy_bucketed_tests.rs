@@ -121,6 +121,29 @@ fn blocks_give_the_offsets_of_the_scan_where_every_buffer_meets() {
 }
 
 #[test]
+fn buckets_serve_a_million_buffers_scattered_in_time() {
+    // A million buffers over 860,000 sections, each live in up to 860:
+    // every width gathers more than `GATHERED` a buffer, but far fewer
+    // than the half of the placed buffers a walk through blocks passes
+    // where they scatter in time (BENCHMARKS.md: past 590 s, 71 s now).
+    let (n, sections) = (1_000_000u64, 860_000usize);
+    let spans: Vec<Option<(usize, usize)>> = (0..n)
+        .map(|k| {
+            let a = (mix(k, 31) % (sections as u64 - 860)) as usize;
+            Some((a, a + (mix(k, 32) % 860) as usize))
+        })
+        .collect();
+    let n = u128::from(n);
+    for width in BUCKET_WIDTHS {
+        let each = gathered(&spans, sections, width).map(|g| g / n);
+        assert!(each.is_none_or(|g| g > GATHERED), "{width}: {each:?}");
+    }
+    let width = bucket_width(&spans, sections).expect("a width");
+    let most = gathered(&spans, sections, width).unwrap();
+    assert!(most <= n * n / SCATTERED, "{width}: {most}");
+}
+
+#[test]
 fn buckets_narrow_where_many_are_live_in_each_phase() {
     // 12,000 buffers starting in 600 phases, each live 4: some 80 live
     // in each phase, 1,300 in each bucket of 64 phases, where every

@@ -40,7 +40,9 @@
 //! Above 1,024 buffers the walk over the placed buffers passes whole blocks
 //! that cannot hold the new one, and above 2,048 it gathers them from buckets
 //! of time, as wide as gathers the fewest (unless they crowd into a few phases,
-//! where the walk is faster): the same offsets, without the quadratic walk.
+//! where the walk is faster, and gather more than 1/64 of all the pairs, where
+//! buffers scattered in time make the walk pass half of the placed ones): the
+//! same offsets, without the quadratic walk.
 //!
 //! **Stacking apart.** Buffers live over the whole time meet every other,
 //! so their bytes are free at every phase of any plan: they are stacked at
