@@ -443,8 +443,8 @@ const GATHERED: u128 = 4_096;
 /// half of the placed buffers for each new one (`n^2 / 2` in all): buckets
 /// that gather at most `n^2` over this are used even past [`GATHERED`] a
 /// buffer (from some 262,000 buffers; on a million, each live in up to
-/// 1,000 of a million phases, greedy's three orders took 71 s, where the
-/// walk through blocks had not ended after 590 s).
+/// 1,000 of a million phases, greedy's three orders took 67 s, where the
+/// walk through blocks had not ended after 600 s).
 const SCATTERED: u128 = 64;
 
 /// Greedy's placement of the buffers of `order` (sorted), as the scan of

@@ -125,7 +125,7 @@ fn buckets_serve_a_million_buffers_scattered_in_time() {
     // A million buffers over 860,000 sections, each live in up to 860:
     // every width gathers more than `GATHERED` a buffer, but far fewer
     // than the half of the placed buffers a walk through blocks passes
-    // where they scatter in time (BENCHMARKS.md: past 590 s, 71 s now).
+    // where they scatter in time (BENCHMARKS.md: past 600 s, 67 s now).
     let (n, sections) = (1_000_000u64, 860_000usize);
     let spans: Vec<Option<(usize, usize)>> = (0..n)
         .map(|k| {
