@@ -441,10 +441,10 @@ const GATHERED: u128 = 4_096;
 
 /// Where the buffers scatter in time, a walk through blocks passes about
 /// half of the placed buffers for each new one (`n^2 / 2` in all): buckets
-/// that gather at most `n^2` over this are used even past [`GATHERED`] a
-/// buffer (from some 262,000 buffers; on a million, each live in up to
-/// 1,000 of a million phases, greedy's three orders took 67 s, where the
-/// walk through blocks had not ended after 600 s).
+/// that gather at most `n^2` over this in all are used even past
+/// [`GATHERED`] a buffer (from some 262,000 buffers; on a million, each
+/// live in up to 1,000 of a million phases, greedy's three orders took 67
+/// s, where the walk through blocks had not ended after 600 s).
 const SCATTERED: u128 = 64;
 
 /// Greedy's placement of the buffers of `order` (sorted), as the scan of
@@ -563,9 +563,10 @@ fn place_bucketed(
 /// empty range) over `sections` sections: the one at which a new buffer
 /// gathers the fewest placed ones ([`gathered`]); `None` where that passes
 /// [`GATHERED`] a buffer (the buffers crowd a few phases, and the walk
-/// through blocks is faster), unless it is within `n^2 /` [`SCATTERED`]. The widest first, kept on ties: where some
-/// 180 buffers are live in each of 1,000 phases, 64 phases a bucket
-/// gathered 3,800 a buffer, 2 some 500.
+/// through blocks is faster), unless it is at most `n^2 /` [`SCATTERED`]
+/// in all. The widest first, kept on ties: where some 180 buffers are live
+/// in each of 1,000 phases, 64 phases a bucket gathered 3,800 a buffer, 2
+/// some 500.
 fn bucket_width(spans: &[Option<(usize, usize)>], sections: usize) -> Option<usize> {
     let n = spans.len() as u128;
     BUCKET_WIDTHS
