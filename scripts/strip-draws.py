@@ -15,10 +15,12 @@ of `arena-plan`; then how many are at the optimum, by which piece is cut.
 `--shuffle S` shuffles the rows first (Python's `random.Random(S)`): the
 same problem, another draw of the rebuild's orders. `--keep DIR` keeps the
 problems. BIN defaults to `target/release/arena-plan` (built first).
-`--span T` gives every draw the span T instead of the one drawn (the other
-options stay those of the same seed: the issue's variations alone, over
-`guillotine-problems.py`'s default span with T 1000000). `--specs` only prints each draw's arguments of `guillotine-problems.py`,
-one a line (`side-by-side.sh` plans them beside SuperMalloc).
+`--span T` gives every draw the span T (at least 6, the most strips a draw
+takes) instead of the one drawn, the other options those of the same seed:
+with T 1000000, the issue's variations alone over `guillotine-problems.py`'s
+default span. `--specs` only prints each draw's arguments of
+`guillotine-problems.py`, one a line (`side-by-side.sh` plans them beside
+SuperMalloc).
 """
 import argparse
 import csv
@@ -76,6 +78,8 @@ def main():
     ap.add_argument("--specs", action="store_true")
     ap.add_argument("--span", type=int, metavar="T")
     a = ap.parse_args()
+    if a.span is not None and a.span < 6:
+        ap.error("--span T: T is at least 6, the most strips a draw takes")
 
     def chosen(rng):
         construction = draw(rng)
