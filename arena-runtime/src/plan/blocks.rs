@@ -1,5 +1,6 @@
 //! Greedy's scan for many buffers that meet: the placed buffers by offset in
-//! blocks, each block with what the scan needs to pass it whole.
+//! blocks, and the blocks in groups, each block and group with what the scan
+//! needs to pass it whole.
 //!
 //! Greedy places a buffer at the lowest aligned offset clear of the placed
 //! buffers live with it: it walks them by offset, raising a floor to each
@@ -8,11 +9,17 @@
 //! walk passes every placed buffer: quadratic. Here a block whose buffers
 //! all meet the new one and whose own gaps are all too small is passed in
 //! one step (the floor rises to its highest end); a block none of whose
-//! buffers meets it is skipped; only the others are walked. The offsets are
-//! the walk's, byte for byte: a block is passed whole only where the walk
-//! would find no gap in it.
+//! buffers meets it is skipped; only the others are walked. A group of
+//! blocks is passed or skipped the same way, so that where a million
+//! buffers meet (thousands of blocks) a walk looks at a few hundred groups
+//! and blocks, not at every block. The offsets are the walk's, byte for
+//! byte: a run is passed whole only where the walk would find no gap in it;
+//! and the steps counted are those of the walk through blocks alone (a
+//! group passed or skipped, one step a block in it), so that the orders
+//! greedy runs, which the steps bound, are the same.
 
 use super::base::{Item, align_up, fits};
+use crate::error::PlanError;
 
 /// A placed buffer: its bytes `start..end`, live over `first..=last`.
 #[derive(Clone, Copy)]
@@ -22,14 +29,17 @@ struct Placed {
     first: usize,
     last: usize,
 }
-use crate::error::PlanError;
 
 /// Buffers a block holds before it is split in two.
 const MOST: usize = 256;
+/// Blocks a group holds before it is split in two.
+const GROUP: usize = 64;
 
-/// A run of placed buffers, by offset, and what a walk needs to pass it.
-struct Block {
-    items: Vec<Placed>,
+/// What a walk needs to pass a run of placed buffers (by offset) whole.
+#[derive(Clone, Copy)]
+struct Summary {
+    /// The lowest start (the first buffer's).
+    start: usize,
     /// The earliest and latest first phase, the earliest last phase and the
     /// latest last phase of its buffers.
     min_first: usize,
@@ -38,15 +48,17 @@ struct Block {
     max_last: usize,
     /// The highest end.
     max_end: usize,
-    /// The widest gap between a buffer and the highest end of those before
-    /// it in the block (0 when there is none).
+    /// At least the widest gap between a buffer and the highest end of
+    /// those before it in the run (0 when there is none): exactly that for a
+    /// block, a bound for a group.
     gap: usize,
 }
 
-impl Block {
-    fn new(items: Vec<Placed>) -> Block {
-        let mut b = Block {
-            items,
+impl Summary {
+    /// Of a block's buffers, by offset (at least one).
+    fn of_items(items: &[Placed]) -> Summary {
+        let mut s = Summary {
+            start: items[0].start,
             min_first: usize::MAX,
             max_first: 0,
             min_last: usize::MAX,
@@ -54,119 +66,205 @@ impl Block {
             max_end: 0,
             gap: 0,
         };
-        b.sum_up();
-        b
+        for (k, p) in items.iter().enumerate() {
+            if k > 0 {
+                s.gap = s.gap.max(p.start.saturating_sub(s.max_end));
+            }
+            s.min_first = s.min_first.min(p.first);
+            s.max_first = s.max_first.max(p.first);
+            s.min_last = s.min_last.min(p.last);
+            s.max_last = s.max_last.max(p.last);
+            s.max_end = s.max_end.max(p.end);
+        }
+        s
     }
 
-    fn sum_up(&mut self) {
-        let (mut min_first, mut max_first) = (usize::MAX, 0);
-        let (mut min_last, mut max_last) = (usize::MAX, 0);
-        let (mut max_end, mut gap) = (0usize, 0usize);
-        for (k, p) in self.items.iter().enumerate() {
-            if k > 0 {
-                gap = gap.max(p.start.saturating_sub(max_end));
-            }
-            min_first = min_first.min(p.first);
-            max_first = max_first.max(p.first);
-            min_last = min_last.min(p.last);
-            max_last = max_last.max(p.last);
-            max_end = max_end.max(p.end);
+    /// Of a group's blocks, by offset (at least one). A buffer of a later
+    /// block starts at most its block's gap above the highest end before
+    /// it in its block, and its block's first at most the gap computed here
+    /// above the highest end of the blocks before: the bound holds.
+    fn of_blocks(blocks: &[Block]) -> Summary {
+        let mut s = blocks[0].sum;
+        for b in &blocks[1..] {
+            let t = b.sum;
+            s.gap = s.gap.max(t.gap).max(t.start.saturating_sub(s.max_end));
+            s.min_first = s.min_first.min(t.min_first);
+            s.max_first = s.max_first.max(t.max_first);
+            s.min_last = s.min_last.min(t.min_last);
+            s.max_last = s.max_last.max(t.max_last);
+            s.max_end = s.max_end.max(t.max_end);
         }
-        *self = Block {
-            items: std::mem::take(&mut self.items),
-            min_first,
-            max_first,
-            min_last,
-            max_last,
-            max_end,
-            gap,
-        };
+        s
+    }
+
+    /// None of the run's buffers meets `first..=last`.
+    fn meets_none(&self, first: usize, last: usize) -> bool {
+        self.min_first > last || self.max_last < first
+    }
+
+    /// Every one of them does.
+    fn meets_all(&self, first: usize, last: usize) -> bool {
+        self.max_first <= last && self.min_last >= first
     }
 }
 
-/// The placed buffers of one greedy pass, by offset, in blocks.
-#[derive(Default)]
-struct Blocks {
+/// A run of placed buffers, by offset.
+struct Block {
+    items: Vec<Placed>,
+    sum: Summary,
+}
+
+impl Block {
+    fn new(items: Vec<Placed>) -> Block {
+        let sum = Summary::of_items(&items);
+        Block { items, sum }
+    }
+
+    fn last_start(&self) -> usize {
+        self.items.last().map_or(0, |p| p.start)
+    }
+}
+
+/// A run of blocks, by offset.
+struct Group {
     blocks: Vec<Block>,
+    sum: Summary,
+}
+
+impl Group {
+    fn new(blocks: Vec<Block>) -> Group {
+        let sum = Summary::of_blocks(&blocks);
+        Group { blocks, sum }
+    }
+
+    fn last_start(&self) -> usize {
+        self.blocks.last().map_or(0, Block::last_start)
+    }
+}
+
+/// The placed buffers of one greedy pass, by offset, in blocks of at most
+/// `most` buffers, in groups of at most `group` blocks (with `None`, one
+/// group that the walk does not look at: the walk through blocks alone).
+struct Blocks {
+    groups: Vec<Group>,
+    most: usize,
+    group: Option<usize>,
 }
 
 impl Blocks {
     /// The lowest offset, before alignment, at which a buffer of `foot`
     /// bytes (with alignment `align`) live over `first..=last` is clear of
     /// the placed buffers live with it: the floor the walk stops at.
-    /// Each block looked at and each buffer walked is a step of `steps`.
+    /// Each block the walk through blocks alone would look at, and each
+    /// buffer it walks, is a step of `steps`; each group, block and buffer
+    /// looked at here is one of `looked`.
     fn floor(
         &self,
-        first: usize,
-        last: usize,
-        foot: usize,
-        align: usize,
+        (first, last): (usize, usize),
+        (foot, align): (usize, usize),
         steps: &mut u64,
+        looked: &mut u64,
     ) -> usize {
         let holds = |at: usize, start: usize| fits(at, align, foot, start);
         let mut at = 0usize;
-        for b in &self.blocks {
-            *steps += 1;
-            // None of its buffers meets this one.
-            if b.min_first > last || b.max_last < first {
+        for g in &self.groups {
+            *looked += 1;
+            let blocks = g.blocks.len() as u64;
+            if self.group.is_none() {
+                // The walk through blocks alone.
+            } else if g.sum.meets_none(first, last) {
+                *steps += blocks;
                 continue;
-            }
-            let all_meet = b.max_first <= last && b.min_last >= first;
-            if all_meet {
-                let p0 = &b.items[0];
-                if holds(at, p0.start) {
+            } else if g.sum.meets_all(first, last) {
+                // The walk through blocks would stop at its first block,
+                if holds(at, g.sum.start) {
+                    *steps += 1;
                     return at;
                 }
-                // Every later buffer starts less than `foot` above the
-                // highest end before it in the block, so less than `foot`
-                // above the floor: no gap in the block holds this one.
-                if b.gap < foot {
-                    at = at.max(b.max_end);
+                // or pass every block in one step each.
+                if g.sum.gap < foot {
+                    *steps += blocks;
+                    at = at.max(g.sum.max_end);
                     continue;
                 }
             }
-            *steps += b.items.len() as u64;
-            for p in &b.items {
-                if p.first > last || first > p.last {
+            for b in &g.blocks {
+                *steps += 1;
+                *looked += 1;
+                if b.sum.meets_none(first, last) {
                     continue;
                 }
-                if holds(at, p.start) {
-                    return at;
+                if b.sum.meets_all(first, last) {
+                    if holds(at, b.sum.start) {
+                        return at;
+                    }
+                    // Every later buffer starts less than `foot` above the
+                    // highest end before it in the block, so less than
+                    // `foot` above the floor: no gap in the block holds
+                    // this one.
+                    if b.sum.gap < foot {
+                        at = at.max(b.sum.max_end);
+                        continue;
+                    }
                 }
-                at = at.max(p.end);
+                *steps += b.items.len() as u64;
+                for p in &b.items {
+                    *looked += 1;
+                    if p.first > last || first > p.last {
+                        continue;
+                    }
+                    if holds(at, p.start) {
+                        return at;
+                    }
+                    at = at.max(p.end);
+                }
             }
         }
         at
     }
 
-    /// Keeps `p` after every placed buffer that starts at or below it.
+    /// Keeps `p` after every placed buffer that starts at or below it: in
+    /// the first block whose last buffer starts above it, else the last.
     fn insert(&mut self, p: Placed) {
-        let k = self
-            .blocks
-            .iter()
-            .position(|b| b.items.last().is_some_and(|q| q.start > p.start))
-            .unwrap_or(self.blocks.len().saturating_sub(1));
-        if self.blocks.is_empty() {
-            self.blocks.push(Block::new(vec![p]));
+        if self.groups.is_empty() {
+            self.groups.push(Group::new(vec![Block::new(vec![p])]));
             return;
         }
-        let b = &mut self.blocks[k];
+        let last = |n: usize| n - 1;
+        let gi = self
+            .groups
+            .partition_point(|g| g.last_start() <= p.start)
+            .min(last(self.groups.len()));
+        let g = &mut self.groups[gi];
+        let bi = g
+            .blocks
+            .partition_point(|b| b.last_start() <= p.start)
+            .min(last(g.blocks.len()));
+        let b = &mut g.blocks[bi];
         let pos = b.items.partition_point(|q| q.start <= p.start);
         b.items.insert(pos, p);
-        if b.items.len() > MOST {
-            let upper = b.items.split_off(MOST / 2);
-            b.sum_up();
-            self.blocks.insert(k + 1, Block::new(upper));
+        if b.items.len() > self.most {
+            let upper = b.items.split_off(self.most / 2);
+            b.sum = Summary::of_items(&b.items);
+            g.blocks.insert(bi + 1, Block::new(upper));
         } else {
-            b.sum_up();
+            b.sum = Summary::of_items(&b.items);
+        }
+        if let Some(cap) = self.group.filter(|&cap| g.blocks.len() > cap) {
+            let upper = g.blocks.split_off(cap / 2);
+            g.sum = Summary::of_blocks(&g.blocks);
+            self.groups.insert(gi + 1, Group::new(upper));
+        } else {
+            g.sum = Summary::of_blocks(&g.blocks);
         }
     }
 }
 
 /// Greedy's placement of the buffers of `order` (sorted), as its walk over
 /// the placed buffers places them, through [`Blocks`]: the plan's height.
-/// The blocks the walks looked at and the buffers they walked (those of a
-/// block walked in part counted whole) are added to `steps`.
+/// The blocks the walk through blocks alone looks at and the buffers it
+/// walks (those of a block walked in part counted whole) are added to
+/// `steps`.
 pub(super) fn place_blocked(
     items: &[Item],
     guard: usize,
@@ -174,8 +272,27 @@ pub(super) fn place_blocked(
     order: &[u128],
     steps: &mut u64,
 ) -> Result<usize, PlanError> {
-    let mut placed = Blocks::default();
+    place_in(items, guard, offsets, order, steps, (MOST, Some(GROUP))).map(|(height, _)| height)
+}
+
+/// [`place_blocked`] in blocks of at most `most` buffers and groups of at
+/// most `group` blocks (`None`: the walk through blocks alone): the
+/// height, and the groups, blocks and buffers looked at.
+fn place_in(
+    items: &[Item],
+    guard: usize,
+    offsets: &mut [usize],
+    order: &[u128],
+    steps: &mut u64,
+    (most, group): (usize, Option<usize>),
+) -> Result<(usize, u64), PlanError> {
+    let mut placed = Blocks {
+        groups: Vec::new(),
+        most: most.max(2),
+        group: group.map(|cap| cap.max(2)),
+    };
     let mut height = 0usize;
+    let mut looked = 0u64;
     for &key in order {
         let i = (key & ((1 << 56) - 1)) as usize;
         let item = &items[i];
@@ -187,7 +304,7 @@ pub(super) fn place_blocked(
         let at = if empty {
             0
         } else {
-            placed.floor(first, last, foot, item.align, steps)
+            placed.floor((first, last), (foot, item.align), steps, &mut looked)
         };
         let start = align_up(at, item.align).ok_or_else(overflow)?;
         let end = start.checked_add(foot).ok_or_else(overflow)?;
@@ -202,5 +319,9 @@ pub(super) fn place_blocked(
             });
         }
     }
-    Ok(height)
+    Ok((height, looked))
 }
+
+#[cfg(test)]
+#[path = "blocks_tests.rs"]
+mod tests;

@@ -38,7 +38,8 @@
 //! blocks); the smallest plan is kept, or the buffers one after the other
 //! where that is no larger.
 //! Above 1,024 buffers the walk over the placed buffers passes whole blocks
-//! that cannot hold the new one, and above 2,048 it gathers them from buckets
+//! that cannot hold the new one (and whole groups of such blocks, where a
+//! million buffers meet), and above 2,048 it gathers them from buckets
 //! of time, as wide as gathers the fewest (unless they crowd into a few phases,
 //! where the walk is faster, and gather more than 1/64 of all the pairs, where
 //! buffers scattered in time make the walk pass half of the placed ones): the
