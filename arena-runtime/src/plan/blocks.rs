@@ -31,9 +31,9 @@ struct Placed {
 }
 
 /// Buffers a block holds before it is split in two.
-const MOST: usize = 256;
+pub(super) const MOST: usize = 256;
 /// Blocks a group holds before it is split in two.
-const GROUP: usize = 64;
+pub(super) const GROUP: usize = 64;
 
 /// What a walk needs to pass a run of placed buffers (by offset) whole.
 #[derive(Clone, Copy)]
@@ -277,8 +277,9 @@ pub(super) fn place_blocked(
 
 /// [`place_blocked`] in blocks of at most `most` buffers and groups of at
 /// most `group` blocks (`None`: the walk through blocks alone): the
-/// height, and the groups, blocks and buffers looked at.
-fn place_in(
+/// height, and the groups, blocks and buffers looked at (greedy's tests
+/// hold other shapes to the same offsets and steps).
+pub(super) fn place_in(
     items: &[Item],
     guard: usize,
     offsets: &mut [usize],
@@ -321,7 +322,3 @@ fn place_in(
     }
     Ok((height, looked))
 }
-
-#[cfg(test)]
-#[path = "blocks_tests.rs"]
-mod tests;
