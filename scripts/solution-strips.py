@@ -24,30 +24,27 @@ import sys
 import tempfile
 
 
+def runs(rows, low, high):
+    """`rows` in runs that no row crosses, by `low`: a row starts a run
+    where its `low` is at or above every `high` before it."""
+    out, top = [], None
+    for r in sorted(rows, key=low):
+        if top is None or low(r) >= top:
+            out.append([])
+            top = high(r)
+        out[-1].append(r)
+        top = max(top, high(r))
+    return out
+
+
 def parts(rows):
     """The pieces in runs of time that no piece crosses, in time order."""
-    rows = sorted(rows, key=lambda r: r[1])
-    runs, end = [], None
-    for r in rows:
-        if end is None or r[1] >= end:
-            runs.append([])
-            end = r[2]
-        runs[-1].append(r)
-        end = max(end, r[2])
-    return runs
+    return runs(rows, lambda r: r[1], lambda r: r[2])
 
 
 def strips(part):
     """The pieces of `part` cut at every byte that no piece crosses."""
-    part = sorted(part, key=lambda r: r[4])
-    runs, top = [], None
-    for r in part:
-        if top is None or r[4] >= top:
-            runs.append([])
-            top = r[4] + r[3]
-        runs[-1].append(r)
-        top = max(top, r[4] + r[3])
-    return runs
+    return runs(part, lambda r: r[4], lambda r: r[4] + r[3])
 
 
 def height(binary, rows, keep):
@@ -74,9 +71,13 @@ def main():
     a = ap.parse_args()
     binary = a.plan or os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                     "..", "target", "release", "arena-plan")
-    with open(a.solution) as f:
-        rows = [(r["id"], int(r["lower"]), int(r["upper"]), int(r["size"]),
-                 int(r["offset"]), k) for k, r in enumerate(csv.DictReader(f))]
+    try:
+        with open(a.solution) as f:
+            rows = [(r["id"], int(r["lower"]), int(r["upper"]), int(r["size"]),
+                     int(r["offset"]), k) for k, r in enumerate(csv.DictReader(f))]
+    except (OSError, KeyError, TypeError, ValueError) as e:
+        sys.exit(f"{a.solution}: not a plan with columns id,lower,upper,size,offset "
+                 f"of whole numbers ({e!r})")
     if not rows:
         sys.exit("no pieces")
     keep = a.keep or tempfile.mkdtemp()
@@ -90,9 +91,12 @@ def main():
               + ", ".join(str(len(s)) for s in cut))
         for j, s in enumerate(cut):
             tall = max(r[4] + r[3] for r in s) - min(r[4] for r in s)
-            got = height(binary, s, os.path.join(keep, f"{k}-{j}.csv"))
-            print(f"  strip {j}: {len(s)} pieces, height {tall}, "
-                  f"planned {got / tall:.4f}")
+            try:
+                got = height(binary, s, os.path.join(keep, f"{k}-{j}.csv"))
+            except (OSError, subprocess.CalledProcessError) as e:
+                sys.exit(f"part {k}, strip {j}: {binary} failed ({e})")
+            ratio = f"{got / tall:.4f}" if tall else "-"
+            print(f"  strip {j}: {len(s)} pieces, height {tall}, planned {ratio}")
         if not a.keep:
             for j in range(len(cut)):
                 os.remove(os.path.join(keep, f"{k}-{j}.csv"))

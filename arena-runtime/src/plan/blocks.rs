@@ -106,6 +106,46 @@ impl Summary {
     fn meets_all(&self, first: usize, last: usize) -> bool {
         self.max_first <= last && self.min_last >= first
     }
+
+    /// What the walk does with the run, from the floor `at`, for a buffer
+    /// of `foot` bytes live over `first..=last` (`holds`: whether it fits
+    /// from a floor below a start).
+    fn pass(
+        &self,
+        (first, last): (usize, usize),
+        foot: usize,
+        at: usize,
+        holds: impl Fn(usize, usize) -> bool,
+    ) -> Pass {
+        if self.meets_none(first, last) {
+            return Pass::Skip;
+        }
+        if self.meets_all(first, last) {
+            if holds(at, self.start) {
+                return Pass::Stop;
+            }
+            // Every later buffer starts less than `foot` above the highest
+            // end before it in the run, so less than `foot` above the
+            // floor: no gap in the run holds this one.
+            if self.gap < foot {
+                return Pass::Over(at.max(self.max_end));
+            }
+        }
+        Pass::Walk
+    }
+}
+
+/// What a walk does with a run of placed buffers ([`Summary::pass`]).
+enum Pass {
+    /// None of them meets the new buffer: past it, the floor as it was.
+    Skip,
+    /// Every one does, and the new buffer fits below the first: the floor.
+    Stop,
+    /// Every one does, and no gap holds the new buffer: past it, the floor
+    /// at this.
+    Over(usize),
+    /// Its buffers are walked one by one.
+    Walk,
 }
 
 /// A run of placed buffers, by offset.
@@ -170,42 +210,39 @@ impl Blocks {
         for g in &self.groups {
             *looked += 1;
             let blocks = g.blocks.len() as u64;
-            if self.group.is_none() {
-                // The walk through blocks alone.
-            } else if g.sum.meets_none(first, last) {
-                *steps += blocks;
-                continue;
-            } else if g.sum.meets_all(first, last) {
-                // The walk through blocks would stop at its first block,
-                if holds(at, g.sum.start) {
+            // A group is passed where the walk through blocks alone would
+            // pass each of its blocks in one step (or stop at the first);
+            // without groups, its blocks are walked.
+            match self
+                .group
+                .map(|_| g.sum.pass((first, last), foot, at, holds))
+            {
+                Some(Pass::Skip) => {
+                    *steps += blocks;
+                    continue;
+                }
+                Some(Pass::Stop) => {
                     *steps += 1;
                     return at;
                 }
-                // or pass every block in one step each.
-                if g.sum.gap < foot {
+                Some(Pass::Over(top)) => {
                     *steps += blocks;
-                    at = at.max(g.sum.max_end);
+                    at = top;
                     continue;
                 }
+                Some(Pass::Walk) | None => {}
             }
             for b in &g.blocks {
                 *steps += 1;
                 *looked += 1;
-                if b.sum.meets_none(first, last) {
-                    continue;
-                }
-                if b.sum.meets_all(first, last) {
-                    if holds(at, b.sum.start) {
-                        return at;
-                    }
-                    // Every later buffer starts less than `foot` above the
-                    // highest end before it in the block, so less than
-                    // `foot` above the floor: no gap in the block holds
-                    // this one.
-                    if b.sum.gap < foot {
-                        at = at.max(b.sum.max_end);
+                match b.sum.pass((first, last), foot, at, holds) {
+                    Pass::Skip => continue,
+                    Pass::Stop => return at,
+                    Pass::Over(top) => {
+                        at = top;
                         continue;
                     }
+                    Pass::Walk => {}
                 }
                 *steps += b.items.len() as u64;
                 for p in &b.items {
