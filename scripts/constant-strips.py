@@ -21,7 +21,8 @@ height. Rows keep their file order in every set handed to `arena-plan`
 Prints `PROBLEM OPTIMUM|ABOVE SECONDS CUTS`: OPTIMUM where the offsets
 put together are a plan at the whole's bound (checked: no two buffers live
 together share a byte), the wall seconds (CP-SAT and every `arena-plan` run
-together) and the cuts made, each `depth:buffers:h:strip buffers`. BIN
+together) and the cuts tried in order (those a later failure undid
+too), each `depth:buffers:h:strip buffers`. BIN
 defaults to `target/release/arena-plan` (built first); S (default 120) is
 when to stop trying heights.
 """
