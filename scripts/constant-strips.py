@@ -30,10 +30,11 @@ import argparse
 import csv
 import math
 import os
-import subprocess
 import sys
 import tempfile
 import time
+
+import planrun
 
 
 def bound_of(rows, idx):
@@ -66,10 +67,8 @@ class Cutter:
             for i in idx:
                 lo, hi, size = self.rows[i]
                 f.write(f"{i},{lo},{hi},{size}\n")
-        subprocess.run([self.binary, "--input", path, "--output", out],
-                       check=True, stdout=subprocess.DEVNULL)
-        with open(out) as f:
-            offsets = {int(r["id"]): int(r["offset"]) for r in csv.DictReader(f)}
+        found, _, _ = planrun.plan(self.binary, path, out)
+        offsets = {int(i): o for i, o in found.items()}
         bound, _ = bound_of(self.rows, idx)
         top = max(offsets[i] + self.rows[i][2] for i in idx)
         return offsets if top <= bound else None
@@ -178,12 +177,7 @@ def main():
         sys.exit(f"{a.problem}: not a problem in id,lower,upper,size form ({why})")
     if not rows or any(lo >= hi or size <= 0 for lo, hi, size in rows):
         sys.exit(f"{a.problem}: needs buffers, each with lower < upper and size > 0")
-    binary = a.plan
-    if binary is None:
-        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-        subprocess.run(["cargo", "build", "-q", "--release", "-p", "arena-tools",
-                        "--bin", "arena-plan"], cwd=root, check=True)
-        binary = os.path.join(root, "target", "release", "arena-plan")
+    binary = planrun.binary(a.plan)
     started = time.time()
     with tempfile.TemporaryDirectory() as work:
         cutter = Cutter(rows, binary, a.seconds, work)

@@ -13,7 +13,7 @@ parts are the spans no piece crosses; in each part of more than K pieces
 (default 100), the strips are cut at every byte no piece of the part
 crosses. One line a part (its span, pieces, the strips' pieces), then one a
 strip: its pieces, its height and `arena-plan`'s height over it (BIN
-defaults to `target/release/arena-plan`). `--keep DIR` keeps each strip as
+defaults to `target/release/arena-plan`, built first). `--keep DIR` keeps each strip as
 a problem, `DIR/PART-STRIP.csv`.
 """
 import argparse
@@ -22,6 +22,8 @@ import os
 import subprocess
 import sys
 import tempfile
+
+import planrun
 
 
 def runs(rows, low, high):
@@ -54,10 +56,7 @@ def height(binary, rows, keep):
         # rebuild the cut at once).
         f.writelines(f"{r[0]},{r[1]},{r[2]},{r[3]}\n" for r in sorted(rows, key=lambda r: r[5]))
     out = keep + ".out"
-    subprocess.run([binary, "--input", keep, "--output", out], check=True,
-                   stdout=subprocess.DEVNULL)
-    with open(out) as f:
-        top = max(int(r["offset"]) + int(r["size"]) for r in csv.DictReader(f))
+    _, top, _ = planrun.plan(binary, keep, out)
     os.remove(out)
     return top
 
@@ -69,8 +68,7 @@ def main():
     ap.add_argument("--keep", metavar="DIR")
     ap.add_argument("--most", type=int, default=100, metavar="K")
     a = ap.parse_args()
-    binary = a.plan or os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                    "..", "target", "release", "arena-plan")
+    binary = planrun.binary(a.plan)
     try:
         with open(a.solution) as f:
             rows = [(r["id"], int(r["lower"]), int(r["upper"]), int(r["size"]),

@@ -23,14 +23,13 @@ default span. `--specs` only prints each draw's arguments of
 SuperMalloc).
 """
 import argparse
-import csv
 import importlib.util
 import os
 import random
-import resource
-import subprocess
 import sys
 import tempfile
+
+import planrun
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 spec = importlib.util.spec_from_file_location(
@@ -57,17 +56,6 @@ def spec(seed, construction):
             f"--unit {unit} --pick {pick}")
 
 
-def plan(binary, path, out):
-    """The plan's height and the CPU seconds `binary` used."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
-    subprocess.run([binary, "--input", path, "--output", out], check=True,
-                   stdout=subprocess.DEVNULL)
-    cpu = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime - before
-    with open(out) as f:
-        height = max(int(r["offset"]) + int(r["size"]) for r in csv.DictReader(f))
-    return height, cpu
-
-
 def main():
     ap = argparse.ArgumentParser(usage=__doc__)
     ap.add_argument("count", type=int)
@@ -92,12 +80,7 @@ def main():
         for k in range(a.count):
             print(spec(a.seed + k, chosen(rng)))
         return
-    binary = a.plan
-    if binary is None:
-        root = os.path.dirname(HERE)
-        subprocess.run(["cargo", "build", "-q", "--release", "-p", "arena-tools",
-                        "--bin", "arena-plan"], cwd=root, check=True)
-        binary = os.path.join(root, "target", "release", "arena-plan")
+    binary = planrun.binary(a.plan)
     work = a.keep or tempfile.mkdtemp()
     os.makedirs(work, exist_ok=True)
     rng = random.Random(a.seed)
@@ -120,7 +103,7 @@ def main():
         path = os.path.join(work, f"d{seed}.csv")
         with open(path, "w") as f:
             f.write("\n".join(rows) + "\n")
-        height, cpu = plan(binary, path, os.path.join(work, f"d{seed}.out.csv"))
+        _, height, cpu = planrun.plan(binary, path, os.path.join(work, f"d{seed}.out.csv"))
         print(f"d{seed}  {args}  {height / CAPACITY:.4f}  {cpu:.2f} s", flush=True)
         drawn[pick] = drawn.get(pick, 0) + 1
         at[pick] = at.get(pick, 0) + (height == CAPACITY)
