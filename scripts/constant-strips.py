@@ -6,7 +6,7 @@ side planned by `arena-plan`: a prototype, to measure how far the cut
 alone goes where `arena-plan` stays above the optimum (BENCHMARKS.md,
 "Strips as sets of one load, found top down (stop 78)").
 
-    scripts/constant-strips.py PROBLEM.csv [--plan BIN] [--seconds S]
+    scripts/constant-strips.py PROBLEM.csv [--plan BIN] [--seconds S] [--paths]
 
 A set of buffers is planned at its busiest phase's bytes (its bound): by
 `arena-plan` where that reaches the bound; else, where no buffer crosses
@@ -17,6 +17,12 @@ proves there is none), the set is planned at `h` and the rest above it at
 the bound less `h`, each in the same way; where either fails, the next
 height. Rows keep their file order in every set handed to `arena-plan`
 (its rebuild's orders depend on it).
+
+With `--paths` (no `ortools` needed), the sets are paths instead: for each
+size of buffer below the bound, the smallest first, buffers of that size
+end to end across the set's time, found depth first in three orders (the
+longest buffer first, the shortest, shuffled; BENCHMARKS.md, "Paths of one
+height, joins that are certain, and fresh draws (stop 79)").
 
 Prints `PROBLEM OPTIMUM|ABOVE SECONDS CUTS`: OPTIMUM where the offsets
 put together are a plan at the whole's bound (checked: no two buffers live
@@ -30,6 +36,7 @@ import argparse
 import csv
 import math
 import os
+import random
 import sys
 import tempfile
 import time
@@ -52,8 +59,8 @@ def bound_of(rows, idx):
 
 
 class Cutter:
-    def __init__(self, rows, binary, seconds, work):
-        self.rows, self.binary, self.work = rows, binary, work
+    def __init__(self, rows, binary, seconds, work, paths=False):
+        self.rows, self.binary, self.work, self.paths = rows, binary, work, paths
         self.deadline = time.time() + seconds
         self.cuts = []
 
@@ -106,6 +113,71 @@ class Cutter:
             return [i for i in idx if solver.Value(take[i])]
         return None if status == cp_model.INFEASIBLE else False
 
+    def sets(self, idx, bound):
+        """The sets of one load to cut `idx` at, in the order tried, each
+        with its height, until the deadline."""
+        if self.paths:
+            heights = sorted({self.rows[i][2] for i in idx if self.rows[i][2] < bound})
+        else:
+            unit = 0
+            for i in idx:
+                unit = math.gcd(unit, self.rows[i][2])
+            heights = range(unit, bound // 2 + 1, unit)
+        for h in heights:
+            if time.time() > self.deadline:
+                return
+            for chosen in self.chains(idx, h) if self.paths else [self.strip(idx, h)]:
+                if not chosen or time.time() > self.deadline:
+                    continue
+                yield h, chosen
+
+    def chains(self, idx, h):
+        """Buffers of `idx` of size `h` end to end from the first time of
+        `idx` to its last: one path found depth first with the longest
+        buffer first, one with the shortest, one in a shuffled order (the
+        distinct ones)."""
+        lo = min(self.rows[i][0] for i in idx)
+        hi = max(self.rows[i][1] for i in idx)
+        starting = {}
+        for i in idx:
+            if self.rows[i][2] == h:
+                starting.setdefault(self.rows[i][0], []).append(i)
+        found = []
+        for way in ("long", "short", "shuffled"):
+            rng = random.Random(1)
+            edges = {}
+            for t, out in starting.items():
+                out = list(out)
+                if way == "long":
+                    out.sort(key=lambda i: -self.rows[i][1])
+                elif way == "short":
+                    out.sort(key=lambda i: self.rows[i][1])
+                else:
+                    rng.shuffle(out)
+                edges[t] = out
+            # Depth first, a time from which no path goes on is dead;
+            # `stack`: each step's buffers still to try.
+            dead, path, stack = set(), [], [list(reversed(edges.get(lo, [])))]
+            while stack:
+                at = self.rows[path[-1]][1] if path else lo
+                if at == hi:
+                    break
+                if stack[-1] and at not in dead:
+                    i = stack[-1].pop()
+                    nxt = self.rows[i][1]
+                    if nxt in dead:
+                        continue
+                    path.append(i)
+                    stack.append(list(reversed(edges.get(nxt, []))))
+                    continue
+                dead.add(at)
+                stack.pop()
+                if path:
+                    path.pop()
+            if path and self.rows[path[-1]][1] == hi and sorted(path) not in found:
+                found.append(sorted(path))
+        return found
+
     def plan(self, idx, depth=0):
         """Offsets of `idx` at their bound (from 0), or `None`."""
         found = self.arena_plan(idx)
@@ -123,15 +195,7 @@ class Cutter:
         bound, perfect = bound_of(self.rows, idx)
         if not perfect:
             return None
-        unit = 0
-        for i in idx:
-            unit = math.gcd(unit, self.rows[i][2])
-        for h in range(unit, bound // 2 + 1, unit):
-            if time.time() > self.deadline:
-                return None
-            chosen = self.strip(idx, h)
-            if not chosen:
-                continue
+        for h, chosen in self.sets(idx, bound):
             self.cuts.append(f"{depth}:{len(idx)}:{h}:{len(chosen)}")
             low = self.plan(chosen, depth + 1)
             if low is None:
@@ -164,9 +228,11 @@ def main():
     ap.add_argument("problem")
     ap.add_argument("--plan", metavar="BIN")
     ap.add_argument("--seconds", type=float, default=120.0, metavar="S")
+    ap.add_argument("--paths", action="store_true")
     a = ap.parse_args()
     try:
-        import ortools  # noqa: F401
+        if not a.paths:
+            import ortools  # noqa: F401
     except ImportError:
         sys.exit("needs the `ortools` package: pip install ortools")
     try:
@@ -180,7 +246,7 @@ def main():
     binary = planrun.binary(a.plan)
     started = time.time()
     with tempfile.TemporaryDirectory() as work:
-        cutter = Cutter(rows, binary, a.seconds, work)
+        cutter = Cutter(rows, binary, a.seconds, work, a.paths)
         offsets = cutter.plan(list(range(len(rows))))
     bound, _ = bound_of(rows, range(len(rows)))
     ok = (offsets is not None and len(offsets) == len(rows) and clear(rows, offsets)
