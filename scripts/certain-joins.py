@@ -24,9 +24,10 @@ a plan of it at the bound, each tile's pieces inside it, is one of
 PROBLEM's.
 """
 import argparse
-import csv
 import sys
 from collections import Counter, defaultdict
+
+import planrun
 
 
 def closure(rows):
@@ -82,14 +83,7 @@ def main():
     ap.add_argument("problem")
     ap.add_argument("--write", metavar="FILE")
     a = ap.parse_args()
-    try:
-        with open(a.problem, newline="", encoding="utf-8-sig") as f:
-            rows = [(int(r["lower"]), int(r["upper"]), int(r["size"]))
-                    for r in csv.DictReader(f)]
-    except (OSError, KeyError, ValueError, TypeError) as why:
-        sys.exit(f"{a.problem}: not a problem in id,lower,upper,size form ({why})")
-    if not rows or any(lo >= hi or size <= 0 for lo, hi, size in rows):
-        sys.exit(f"{a.problem}: needs buffers, each with lower < upper and size > 0")
+    rows = planrun.problem(a.problem)
     tiles, joins = closure(rows)
     largest = sorted((tile[3] for tile in tiles), reverse=True)[:5]
     print(f"{a.problem} {len(rows)} -> {len(tiles)}  "

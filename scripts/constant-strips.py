@@ -33,7 +33,6 @@ defaults to `target/release/arena-plan` (built first); S (default 120) is
 when to stop trying heights.
 """
 import argparse
-import csv
 import math
 import os
 import random
@@ -235,14 +234,7 @@ def main():
             import ortools  # noqa: F401
     except ImportError:
         sys.exit("needs the `ortools` package: pip install ortools")
-    try:
-        with open(a.problem, newline="", encoding="utf-8-sig") as f:
-            rows = [(int(r["lower"]), int(r["upper"]), int(r["size"]))
-                    for r in csv.DictReader(f)]
-    except (OSError, KeyError, ValueError, TypeError) as why:
-        sys.exit(f"{a.problem}: not a problem in id,lower,upper,size form ({why})")
-    if not rows or any(lo >= hi or size <= 0 for lo, hi, size in rows):
-        sys.exit(f"{a.problem}: needs buffers, each with lower < upper and size > 0")
+    rows = planrun.problem(a.problem)
     binary = planrun.binary(a.plan)
     started = time.time()
     with tempfile.TemporaryDirectory() as work:

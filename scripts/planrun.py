@@ -1,13 +1,14 @@
 """What the scripts that hand problems to `arena-plan` share: finding the
 binary (built first where none is given) and running it on one problem.
-Imported by `strip-draws.py`, `solution-strips.py` and
-`constant-strips.py` (they run from any folder: Python puts a script's own
-folder first on its path).
+Imported by `strip-draws.py`, `solution-strips.py`, `constant-strips.py`
+and `certain-joins.py` (they run from any folder: Python puts a script's
+own folder first on its path).
 """
 import csv
 import os
 import resource
 import subprocess
+import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -34,3 +35,18 @@ def plan(binary, problem, out, *extra):
     offsets = {r["id"]: int(r["offset"]) for r in rows}
     height = max((int(r["offset"]) + int(r["size"]) for r in rows), default=0)
     return offsets, height, cpu
+
+
+def problem(path):
+    """The buffers of the problem file `path` (`id,lower,upper,size`), as
+    `(lower, upper, size)`; exits naming the file where it is not one, or
+    has no buffer, or a buffer of no time or no bytes."""
+    try:
+        with open(path, newline="", encoding="utf-8-sig") as f:
+            rows = [(int(r["lower"]), int(r["upper"]), int(r["size"]))
+                    for r in csv.DictReader(f)]
+    except (OSError, KeyError, ValueError, TypeError) as why:
+        sys.exit(f"{path}: not a problem in id,lower,upper,size form ({why})")
+    if not rows or any(lo >= hi or size <= 0 for lo, hi, size in rows):
+        sys.exit(f"{path}: needs buffers, each with lower < upper and size > 0")
+    return rows
