@@ -125,9 +125,14 @@ class Cutter:
         for h in heights:
             if time.time() > self.deadline:
                 return
-            for chosen in self.chains(idx, h) if self.paths else [self.strip(idx, h)]:
-                if not chosen or time.time() > self.deadline:
-                    continue
+            if not self.paths:
+                chosen = self.strip(idx, h)
+                if chosen:
+                    yield h, chosen
+                continue
+            for chosen in self.chains(idx, h):
+                if time.time() > self.deadline:
+                    return
                 yield h, chosen
 
     def chains(self, idx, h):

@@ -13,8 +13,8 @@ parts are the spans no piece crosses; in each part of more than K pieces
 (default 100), the strips are cut at every byte no piece of the part
 crosses. One line a part (its span, pieces, the strips' pieces), then one a
 strip: its pieces, its height and `arena-plan`'s height over it (BIN
-defaults to `target/release/arena-plan`, built first). `--keep DIR` keeps each strip as
-a problem, `DIR/PART-STRIP.csv`.
+defaults to `target/release/arena-plan`, built first). `--keep DIR` keeps
+each strip as a problem, `DIR/PART-STRIP.csv`.
 """
 import argparse
 import csv
