@@ -81,14 +81,8 @@ class Cutter:
 
     def parts(self, idx):
         """The buffers `idx` split where none crosses a time, file order."""
-        out, top = [], None
-        for i in sorted(idx, key=lambda i: self.rows[i][0]):
-            if top is None or self.rows[i][0] >= top:
-                out.append([])
-                top = self.rows[i][1]
-            out[-1].append(i)
-            top = max(top, self.rows[i][1])
-        return [sorted(p) for p in out]
+        runs = planrun.runs(idx, lambda i: self.rows[i][0], lambda i: self.rows[i][1])
+        return [sorted(p) for p in runs]
 
     def strip(self, idx, h):
         """A set of `idx` adding up to `h` in every span: a list, `None`

@@ -1,5 +1,6 @@
 """What the scripts that hand problems to `arena-plan` share: finding the
-binary (built first where none is given) and running it on one problem.
+binary (built first where none is given), running it on one problem,
+reading a problem file, and cutting rows into runs that no row crosses.
 Imported by `strip-draws.py`, `solution-strips.py`, `constant-strips.py`
 and `certain-joins.py` (they run from any folder: Python puts a script's
 own folder first on its path).
@@ -50,3 +51,16 @@ def problem(path):
     if not rows or any(lo >= hi or size <= 0 for lo, hi, size in rows):
         sys.exit(f"{path}: needs buffers, each with lower < upper and size > 0")
     return rows
+
+
+def runs(rows, low, high):
+    """`rows` in runs that no row crosses, by `low`: a row starts a run
+    where its `low` is at or above every `high` before it."""
+    out, top = [], None
+    for r in sorted(rows, key=low):
+        if top is None or low(r) >= top:
+            out.append([])
+            top = high(r)
+        out[-1].append(r)
+        top = max(top, high(r))
+    return out

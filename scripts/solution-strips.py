@@ -26,27 +26,14 @@ import tempfile
 import planrun
 
 
-def runs(rows, low, high):
-    """`rows` in runs that no row crosses, by `low`: a row starts a run
-    where its `low` is at or above every `high` before it."""
-    out, top = [], None
-    for r in sorted(rows, key=low):
-        if top is None or low(r) >= top:
-            out.append([])
-            top = high(r)
-        out[-1].append(r)
-        top = max(top, high(r))
-    return out
-
-
 def parts(rows):
     """The pieces in runs of time that no piece crosses, in time order."""
-    return runs(rows, lambda r: r[1], lambda r: r[2])
+    return planrun.runs(rows, lambda r: r[1], lambda r: r[2])
 
 
 def strips(part):
     """The pieces of `part` cut at every byte that no piece crosses."""
-    return runs(part, lambda r: r[4], lambda r: r[4] + r[3])
+    return planrun.runs(part, lambda r: r[4], lambda r: r[4] + r[3])
 
 
 def height(binary, rows, keep):
