@@ -23,12 +23,11 @@ def binary(given):
     return os.path.join(ROOT, "target", "release", "arena-plan")
 
 
-def plan(binary, problem, out, *extra):
-    """`binary`'s plan of the file `problem` at the default budget (or as
-    `extra` asks), written to `out`: its offsets by id, its height and the
-    CPU seconds it took."""
+def plan(binary, problem, out):
+    """`binary`'s plan of the file `problem` at the default budget, written
+    to `out`: its offsets by id, its height and the CPU seconds it took."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
-    subprocess.run([binary, "--input", problem, "--output", out, *extra], check=True,
+    subprocess.run([binary, "--input", problem, "--output", out], check=True,
                    stdout=subprocess.DEVNULL)
     cpu = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime - before
     with open(out) as f:
